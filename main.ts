@@ -1,0 +1,144 @@
+/**
+ * Composition root: config -> stores -> event bus -> modules -> Hono app -> serve.
+ * `startPlatform` is also what integration and end-to-end tests start.
+ */
+import { customerRoutes, CustomersService } from "./modules/customers/mod.ts";
+import { seedDemo } from "./modules/demo/mod.ts";
+import { createIdentity } from "./modules/identity/mod.ts";
+import {
+  type AppConfig,
+  type AppEnv,
+  ConfigError,
+  createHttpApp,
+  createLogger,
+  EventBus,
+  loadConfig,
+  type Logger,
+  migrate,
+  openDatabase,
+  openTimeSeriesStore,
+  requireAuth,
+  serveWebApp,
+} from "./modules/kernel/mod.ts";
+import { userRoutes, UsersService } from "./modules/users/mod.ts";
+import type { Hono } from "hono";
+import pkg from "./package.json" with { type: "json" };
+
+/** Path prefixes answered by the server, never by the web app's index.html. */
+export const API_PREFIXES = [
+  "/csm",
+  "/usm",
+  "/nsm",
+  "/gsm",
+  "/evm",
+  "/pqm",
+  "/pqe",
+  "/iom",
+  "/api",
+  "/oidc",
+  "/health",
+];
+export const APP_NAME = "GridWatch";
+
+/** A started platform: the Hono app and a way to stop everything in order. */
+export interface Platform {
+  app: Hono<AppEnv>;
+  config: AppConfig;
+  close(): Promise<void>;
+}
+
+/** Opens the stores, migrates, seeds the demo when enabled, and assembles every module. */
+export async function startPlatform(
+  config: AppConfig,
+  logger: Logger = createLogger(config.logLevel),
+): Promise<Platform> {
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const applied = await migrate(database);
+  if (applied.length) logger.info("Migrations applied", { applied, database: database.kind });
+  const timeSeries = await openTimeSeriesStore(config.dataDir);
+  const _bus = new EventBus(logger);
+
+  const customers = new CustomersService(database.db);
+  const users = new UsersService(database.db);
+  if (config.demoSeed) await seedDemo({ customers, users, logger });
+
+  const identity = await createIdentity({
+    publicUrl: config.publicUrl,
+    appName: APP_NAME,
+    db: database.db,
+    users,
+    customers,
+    logger,
+    external: config.externalOidc,
+  });
+
+  const app = createHttpApp(logger);
+  app.get("/health", (c) => c.json({ status: "ok", version: pkg.version }));
+  app.get("/config.json", (c) =>
+    c.json({
+      appName: APP_NAME,
+      version: pkg.version,
+      vendorUrl: "https://github.com/",
+      oidc: identity.web,
+      defaultStartPage: "/data-export",
+      defaultStartPageKey: "hes:data-export",
+      appsOpenToAll: ["user-settings", "app:api-doc"],
+      helpBaseUrl: "/help",
+    }));
+  if (identity.routes) app.route("/", identity.routes);
+
+  const auth = requireAuth(identity.verifier);
+  for (const prefix of ["/csm", "/usm"]) app.use(`${prefix}/*`, auth);
+  app.route("/csm", customerRoutes(customers));
+  app.route(
+    "/usm",
+    userRoutes(users, async (name) => (await customers.getByConnection(name))?.key ?? null),
+  );
+  app.use("*", serveWebApp(config.webDist, API_PREFIXES));
+
+  return {
+    app,
+    config,
+    close: async () => {
+      await identity.close();
+      await timeSeries.close();
+      await database.close();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = loadConfig(Deno.env.toObject());
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      Deno.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  const platform = await startPlatform(config, logger);
+  const server = Deno.serve({
+    port: config.port,
+    hostname: config.host,
+    onListen: ({ hostname, port }) =>
+      logger.info("Listening", { hostname, port, publicUrl: config.publicUrl }),
+  }, platform.app.fetch);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info("Shutting down", { signal });
+    await server.shutdown();
+    await platform.close();
+    logger.info("Stopped");
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGINT", () => void stop("SIGINT"));
+  Deno.addSignalListener("SIGTERM", () => void stop("SIGTERM"));
+}
+
+if (import.meta.main) await main();

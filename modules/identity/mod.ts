@@ -1,0 +1,92 @@
+/**
+ * @module
+ * Identity: the embedded OpenID provider (default) or an external one, and the verifier every
+ * API route uses for bearer tokens.
+ */
+import type { Hono } from "hono";
+import { createLocalJWKSet, createRemoteJWKSet } from "jose";
+import type { CustomersService } from "../customers/mod.ts";
+import {
+  type AppEnv,
+  createJwtVerifier,
+  type Db,
+  type Logger,
+  type TokenVerifier,
+} from "../kernel/mod.ts";
+import type { UsersService } from "../users/mod.ts";
+import { API_AUDIENCE, OIDC_PATH, startProvider, WEB_CLIENT_ID } from "./provider.ts";
+import { oidcProxyRoutes } from "./proxy.ts";
+import { loadOrCreateSecrets, publicJwk } from "./secrets.ts";
+
+export { emailDomainAuthorized, profileClaims, subjectOf } from "./claims.ts";
+export { API_AUDIENCE, WEB_CLIENT_ID } from "./provider.ts";
+
+/** What the web app needs to log in (served in /config.json). */
+export interface WebOidcConfig {
+  authority: string;
+  clientId: string;
+  scope: string;
+}
+
+/** The identity part of the running server. */
+export interface Identity {
+  verifier: TokenVerifier;
+  web: WebOidcConfig;
+  /** Routes to mount at the root (the /oidc proxy); empty for an external provider. */
+  routes: Hono<AppEnv> | undefined;
+  close(): Promise<void>;
+}
+
+export interface IdentityOptions {
+  publicUrl: string;
+  appName: string;
+  db: Db;
+  users: UsersService;
+  customers: CustomersService;
+  logger: Logger;
+  external?: { issuer: string; clientId: string; audience: string } | undefined;
+  accessTokenTtl?: number;
+}
+
+const SCOPE = "openid profile email offline_access";
+
+/** Starts the embedded provider, or wires the verifier to an external issuer's JWKS. */
+export async function createIdentity(opts: IdentityOptions): Promise<Identity> {
+  if (opts.external) {
+    const { issuer, clientId, audience } = opts.external;
+    const discovery = await fetch(`${issuer.replace(/\/$/, "")}/.well-known/openid-configuration`);
+    if (!discovery.ok) {
+      throw new Error(
+        `Cannot read the OpenID configuration of ${issuer}: HTTP ${discovery.status}`,
+      );
+    }
+    const { jwks_uri: jwksUri, issuer: realIssuer } = await discovery.json() as {
+      jwks_uri: string;
+      issuer: string;
+    };
+    return {
+      verifier: createJwtVerifier({
+        keys: createRemoteJWKSet(new URL(jwksUri)),
+        issuer: realIssuer,
+        audience,
+      }),
+      web: { authority: issuer, clientId, scope: SCOPE },
+      routes: undefined,
+      close: () => Promise.resolve(),
+    };
+  }
+  const secrets = await loadOrCreateSecrets(opts.db);
+  const running = await startProvider({
+    ...opts,
+    secrets,
+    logger: opts.logger.child({ module: "identity" }),
+  });
+  const issuer = `${opts.publicUrl}${OIDC_PATH}`;
+  const keys = createLocalJWKSet({ keys: secrets.signingKeys.map(publicJwk) });
+  return {
+    verifier: createJwtVerifier({ keys, issuer, audience: API_AUDIENCE }),
+    web: { authority: issuer, clientId: WEB_CLIENT_ID, scope: SCOPE },
+    routes: oidcProxyRoutes(running.port),
+    close: running.close,
+  };
+}

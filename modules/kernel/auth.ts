@@ -1,0 +1,129 @@
+/**
+ * Bearer-token authentication and the apps_roles guard (spec 2.2 and 6), enforced on the
+ * server for every API route. Tokens are JWTs checked for signature, issuer, audience, expiry.
+ */
+import type { MiddlewareHandler } from "hono";
+import { errors as joseErrors, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from "jose";
+import { AppError } from "./errors.ts";
+import type { AppEnv } from "./http.ts";
+
+/** The user roles of spec 6, lowest first. */
+export const ROLES = ["user", "admin", "super-user", "super-admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Who is calling, read from a verified access token. */
+export interface Principal {
+  /** The token subject, e.g. `gridwatch|<id>`. */
+  sub: string;
+  /** The subject without the identity provider prefix. */
+  userId: string;
+  /** auth_connection_name of the user's customer. */
+  customer: string;
+  role: Role;
+  appsRoles: string[];
+  language: string;
+}
+
+/** Verifies a raw bearer token and returns its principal, or throws AppError 401. */
+export interface TokenVerifier {
+  verify(token: string): Promise<Principal>;
+}
+
+/** True when an apps_roles entry equals `key` or starts with `key:`. */
+export function holdsKey(appsRoles: readonly string[], key: string): boolean {
+  return appsRoles.some((entry) => entry === key || entry.startsWith(`${key}:`));
+}
+
+/** True when the user holds `key` with the admin role (`key:admin`). */
+export function isAppAdmin(appsRoles: readonly string[], key: string): boolean {
+  return appsRoles.includes(`${key}:admin`);
+}
+
+/** Super roles see and act across customers. */
+export function isSuperRole(role: Role): boolean {
+  return role === "super-user" || role === "super-admin";
+}
+
+/** The subject without its provider prefix (`gridwatch|abc` -> `abc`). */
+export function userIdFromSub(sub: string): string {
+  const bar = sub.lastIndexOf("|");
+  return bar === -1 ? sub : sub.slice(bar + 1);
+}
+
+/** Reads a principal from verified claims; throws 401 when a claim is missing or malformed. */
+export function principalFromClaims(claims: JWTPayload): Principal {
+  const role = Array.isArray(claims.roles) ? claims.roles.find(isRole) : undefined;
+  const appMetadata = claims.app_metadata as { customer?: unknown } | undefined;
+  const appsRoles = claims.apps_roles;
+  if (
+    typeof claims.sub !== "string" || !role || typeof appMetadata?.customer !== "string" ||
+    !Array.isArray(appsRoles) || !appsRoles.every((e) => typeof e === "string")
+  ) {
+    throw new AppError("common.unauthorized", { reason: "claims" });
+  }
+  return {
+    sub: claims.sub,
+    userId: userIdFromSub(claims.sub),
+    customer: appMetadata.customer,
+    role,
+    appsRoles: appsRoles as string[],
+    language: typeof claims.language === "string" ? claims.language : "en",
+  };
+}
+
+function isRole(value: unknown): value is Role {
+  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
+}
+
+/** A verifier of RS/ES/PS-signed JWT access tokens from one issuer for one audience. */
+export function createJwtVerifier(opts: {
+  keys: JWTVerifyGetKey;
+  issuer: string;
+  audience: string;
+}): TokenVerifier {
+  return {
+    async verify(token) {
+      if (token.length > 8192) throw new AppError("common.unauthorized", { reason: "size" });
+      try {
+        const { payload, protectedHeader } = await jwtVerify(token, opts.keys, {
+          issuer: opts.issuer,
+          audience: opts.audience,
+          algorithms: ["RS256", "PS256", "ES256"],
+          typ: "at+jwt",
+          requiredClaims: ["exp", "iat", "sub"],
+        });
+        if (protectedHeader.typ?.toLowerCase() !== "at+jwt") {
+          throw new AppError("common.unauthorized", { reason: "type" });
+        }
+        return principalFromClaims(payload);
+      } catch (error) {
+        if (error instanceof AppError) throw error;
+        const reason = error instanceof joseErrors.JWTExpired ? "expired" : "invalid";
+        throw new AppError("common.unauthorized", { reason });
+      }
+    },
+  };
+}
+
+/** Middleware: requires a valid bearer token and stores the principal in the context. */
+export function requireAuth(verifier: TokenVerifier): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const header = c.req.header("authorization") ?? "";
+    const match = /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header);
+    if (!match?.[1]) throw new AppError("common.unauthorized", { reason: "missing" });
+    c.set("principal", await verifier.verify(match[1]));
+    await next();
+  };
+}
+
+/** Middleware: requires some role for `key` (or the admin role when `admin` is set). */
+export function requireApp(key: string, opts: { admin?: boolean } = {}): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const p = c.get("principal");
+    const allowed = opts.admin
+      ? isAppAdmin(p.appsRoles, key) || p.role === "super-admin"
+      : holdsKey(p.appsRoles, key);
+    if (!allowed) throw new AppError("common.forbidden", { key });
+    await next();
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * Environment configuration, validated once at start. Modules never read the environment:
+ * main.ts hands each its slice of this typed config.
+ */
+import { z } from "zod";
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const configSchema = z.object({
+  PORT: z.coerce.number().int().min(1).max(65535).default(8080),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+    .optional(),
+  PUBLIC_URL: z.url().optional(),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  DEMO_SEED: booleanFlag.default(true),
+  OIDC_ISSUER: z.url().optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_AUDIENCE: z.string().min(1).optional(),
+  WEB_DIST: z.string().min(1).default("./web/dist"),
+});
+
+/** The validated configuration of the whole process. */
+export interface AppConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string;
+  logLevel: "debug" | "info" | "warn" | "error";
+  demoSeed: boolean;
+  webDist: string;
+  /** Set when an external OpenID provider replaces the embedded one. */
+  externalOidc: { issuer: string; clientId: string; audience: string } | undefined;
+}
+
+/** Thrown when the environment is invalid; its message is one line meant for the operator. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Parses an environment record into an {@link AppConfig} or throws a {@link ConfigError}. */
+export function loadConfig(env: Record<string, string | undefined>): AppConfig {
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ""),
+  );
+  const parsed = configSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const detail = parsed.error.issues
+      .map((i) => `${i.path.join(".")}: ${i.message}`)
+      .join("; ");
+    throw new ConfigError(`Invalid configuration: ${detail}`);
+  }
+  const c = parsed.data;
+  const external = [c.OIDC_ISSUER, c.OIDC_CLIENT_ID, c.OIDC_AUDIENCE];
+  if (external.some(Boolean) && !external.every(Boolean)) {
+    throw new ConfigError(
+      "Invalid configuration: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_AUDIENCE must be set together",
+    );
+  }
+  return {
+    port: c.PORT,
+    host: c.HOST,
+    dataDir: c.DATA_DIR,
+    databaseUrl: c.DATABASE_URL,
+    publicUrl: (c.PUBLIC_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ""),
+    logLevel: c.LOG_LEVEL,
+    demoSeed: c.DEMO_SEED,
+    webDist: c.WEB_DIST,
+    externalOidc: c.OIDC_ISSUER
+      ? { issuer: c.OIDC_ISSUER, clientId: c.OIDC_CLIENT_ID!, audience: c.OIDC_AUDIENCE! }
+      : undefined,
+  };
+}

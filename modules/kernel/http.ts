@@ -1,0 +1,88 @@
+/**
+ * The HTTP shell shared by every module: request ids, access logs, security headers, and one
+ * error handler that turns every failure into a catalogue body without leaking stack traces.
+ */
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ZodType } from "zod";
+import { zValidator } from "@hono/zod-validator";
+import type { Principal } from "./auth.ts";
+import { AppError, bodyForStatus } from "./errors.ts";
+import type { Logger } from "./logger.ts";
+
+/** Context variables every handler may read. */
+export interface AppEnv {
+  Variables: { requestId: string; logger: Logger; principal: Principal };
+}
+
+/** The Content-Security-Policy of every response: nothing is loaded from outside the product. */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self' ws: wss:",
+  "worker-src 'self' blob:",
+  "frame-ancestors 'none'",
+  "form-action 'self'",
+  "base-uri 'self'",
+  "object-src 'none'",
+].join("; ");
+
+/** Creates the root app with the shared middleware and error handling. */
+export function createHttpApp(logger: Logger): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use(async (c, next) => {
+    const incoming = c.req.header("x-request-id");
+    const requestId = incoming && /^[\w-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID();
+    const log = logger.child({ requestId });
+    c.set("requestId", requestId);
+    c.set("logger", log);
+    const started = performance.now();
+    await next();
+    c.header("X-Request-Id", requestId);
+    applySecurityHeaders(c.res.headers);
+    const ms = Math.round((performance.now() - started) * 10) / 10;
+    log.info("request", { method: c.req.method, path: c.req.path, status: c.res.status, ms });
+  });
+  app.onError((error, c) => {
+    if (error instanceof AppError) return c.json(error.toBody(), error.status as 400);
+    if (error instanceof HTTPException) {
+      return c.json(bodyForStatus(error.status), error.status);
+    }
+    c.get("logger")?.error("Unhandled error", { error });
+    return c.json(bodyForStatus(500), 500);
+  });
+  app.notFound((c) => c.json(bodyForStatus(404), 404));
+  return app;
+}
+
+/** Sets the security headers every response carries (pages, API and static files). */
+export function applySecurityHeaders(headers: Headers): void {
+  // Responses of proxied servers (the identity provider) may already carry a stricter policy.
+  if (!headers.has("Content-Security-Policy")) {
+    headers.set("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+  }
+  headers.set("X-Content-Type-Options", "nosniff");
+  headers.set("X-Frame-Options", "DENY");
+  headers.set("Referrer-Policy", "same-origin");
+  headers.set("Cross-Origin-Opener-Policy", "same-origin");
+  headers.set("Permissions-Policy", "geolocation=(), camera=(), microphone=()");
+}
+
+/** zod validation for a request part; failures become `common.validation` with the issues. */
+export function validate<T extends ZodType, Target extends "json" | "query" | "param">(
+  target: Target,
+  schema: T,
+) {
+  return zValidator(target, schema, (result) => {
+    if (!result.success) {
+      const issues = result.error.issues.map((i) => ({
+        path: i.path.join("."),
+        message: i.message,
+      }));
+      throw new AppError("common.validation", { issues });
+    }
+  });
+}

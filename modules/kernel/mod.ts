@@ -1,0 +1,36 @@
+/**
+ * @module
+ * The shared kernel: configuration, logging, errors, databases, the event bus, HTTP helpers
+ * and authentication. It imports no other module.
+ */
+export { type AppConfig, ConfigError, loadConfig } from "./config.ts";
+export { createLogger, type Logger, type LogLevel } from "./logger.ts";
+export { AppError, bodyForStatus, type ErrorBody } from "./errors.ts";
+export { ERROR_CATALOGUE, findByCode, findByKey } from "./error_catalogue.ts";
+export { type Database, type Db, openDatabase } from "./db.ts";
+export { migrate } from "./migrate.ts";
+export { openTimeSeriesStore, type TimeSeriesStore } from "./duckdb.ts";
+export { EventBus, type EventMap } from "./events.ts";
+export { hashPassword, verifyPassword } from "./passwords.ts";
+export { serveWebApp } from "./static.ts";
+export {
+  createJwtVerifier,
+  holdsKey,
+  isAppAdmin,
+  isSuperRole,
+  type Principal,
+  principalFromClaims,
+  requireApp,
+  requireAuth,
+  type Role,
+  ROLES,
+  type TokenVerifier,
+  userIdFromSub,
+} from "./auth.ts";
+export {
+  type AppEnv,
+  applySecurityHeaders,
+  CONTENT_SECURITY_POLICY,
+  createHttpApp,
+  validate,
+} from "./http.ts";

@@ -1,0 +1,24 @@
+/** Drizzle schema of the users module (PostgreSQL schema `users`). */
+import { boolean, jsonb, pgSchema, text, timestamp } from "drizzle-orm/pg-core";
+
+export const usersSchema = pgSchema("users");
+
+export const users = usersSchema.table("users", {
+  id: text("id").primaryKey(),
+  customerKey: text("customer_key").notNull(),
+  email: text("email").notNull(),
+  name: text("name").notNull(),
+  phone: text("phone"),
+  role: text("role", { enum: ["user", "admin", "super-user", "super-admin"] }).notNull(),
+  startPage: text("start_page"),
+  language: text("language").notNull(),
+  appsRoles: text("apps_roles").array().notNull(),
+  passwordHash: text("password_hash").notNull(),
+  userMetadata: jsonb("user_metadata").$type<Record<string, unknown>>().notNull(),
+  appMetadata: jsonb("app_metadata").$type<Record<string, unknown>>().notNull(),
+  latestLogin: timestamp("latest_login", { withTimezone: true }),
+  disabled: boolean("disabled").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type UserRow = typeof users.$inferSelect;
