@@ -2,6 +2,7 @@
  * Composition root: config -> stores -> event bus -> modules -> Hono app -> serve.
  * `startPlatform` is also what integration and end-to-end tests start.
  */
+import { openTimeSeriesStore } from "./core/mod.ts";
 import { customerRoutes, CustomersService } from "./modules/customers/mod.ts";
 import { seedDemo } from "./modules/demo/mod.ts";
 import { createIdentity } from "./modules/identity/mod.ts";
@@ -16,7 +17,6 @@ import {
   type Logger,
   migrate,
   openDatabase,
-  openTimeSeriesStore,
   requireAuth,
   serveWebApp,
 } from "./modules/kernel/mod.ts";

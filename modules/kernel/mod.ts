@@ -9,7 +9,6 @@ export { AppError, bodyForStatus, type ErrorBody } from "./errors.ts";
 export { ERROR_CATALOGUE, findByCode, findByKey } from "./error_catalogue.ts";
 export { type Database, type Db, openDatabase } from "./db.ts";
 export { migrate } from "./migrate.ts";
-export { openTimeSeriesStore, type TimeSeriesStore } from "./duckdb.ts";
 export { EventBus, type EventMap } from "./events.ts";
 export { hashPassword, verifyPassword } from "./passwords.ts";
 export { serveWebApp } from "./static.ts";

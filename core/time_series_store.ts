@@ -1,6 +1,6 @@
 /**
- * The time-series store: one DuckDB file in the data directory. The streaming core owns its
- * tables; the kernel only opens, checkpoints and closes it.
+ * The time-series store: one DuckDB file in the data directory. The streaming core owns it
+ * and its tables; later issues add ingestion, aggregates and evaluations on this connection.
  */
 import { mkdir } from "node:fs/promises";
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
