@@ -22,7 +22,8 @@ export function pickLanguage(...candidates: (string | undefined | null)[]): Lang
   for (const candidate of candidates) {
     for (const part of (candidate ?? "").split(/[\s,]+/)) {
       const code = part.split(/[-_;]/)[0]?.toLowerCase();
-      if (code && code in LANGUAGES) return code as Language;
+      // Own keys only: `in` would also accept Object.prototype names such as "constructor".
+      if (code && Object.hasOwn(LANGUAGES, code)) return code as Language;
     }
   }
   return "en";

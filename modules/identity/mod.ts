@@ -69,6 +69,7 @@ export async function createIdentity(opts: IdentityOptions): Promise<Identity> {
         keys: createRemoteJWKSet(new URL(jwksUri)),
         issuer: realIssuer,
         audience,
+        requireAccessTokenType: false,
       }),
       web: { authority: issuer, clientId, scope: SCOPE },
       routes: undefined,

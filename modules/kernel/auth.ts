@@ -80,6 +80,11 @@ export function createJwtVerifier(opts: {
   keys: JWTVerifyGetKey;
   issuer: string;
   audience: string;
+  /**
+   * Require the RFC 9068 access-token type (`at+jwt`), which keeps ID tokens out. The embedded
+   * provider sets it; external providers such as Keycloak or Entra ID sign access tokens as `JWT`.
+   */
+  requireAccessTokenType?: boolean;
 }): TokenVerifier {
   return {
     async verify(token) {
@@ -89,10 +94,10 @@ export function createJwtVerifier(opts: {
           issuer: opts.issuer,
           audience: opts.audience,
           algorithms: ["RS256", "PS256", "ES256"],
-          typ: "at+jwt",
           requiredClaims: ["exp", "iat", "sub"],
         });
-        if (protectedHeader.typ?.toLowerCase() !== "at+jwt") {
+        const typ = protectedHeader.typ?.toLowerCase().replace(/^application\//, "");
+        if ((opts.requireAccessTokenType ?? true) && typ !== "at+jwt") {
           throw new AppError("common.unauthorized", { reason: "type" });
         }
         return principalFromClaims(payload);
@@ -109,7 +114,7 @@ export function createJwtVerifier(opts: {
 export function requireAuth(verifier: TokenVerifier): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const header = c.req.header("authorization") ?? "";
-    const match = /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(header);
+    const match = /^Bearer ([A-Za-z0-9._~+/=-]+)$/i.exec(header);
     if (!match?.[1]) throw new AppError("common.unauthorized", { reason: "missing" });
     c.set("principal", await verifier.verify(match[1]));
     await next();

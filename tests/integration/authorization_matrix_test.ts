@@ -1,0 +1,118 @@
+/**
+ * Authorization matrix generated from the app's own route list: every API route x role x
+ * customer id gives the expected status. A route missing from EXPECTED fails the test, so a new
+ * route cannot ship without its access rule.
+ */
+import assert from "node:assert/strict";
+import { API_PREFIXES } from "../../main.ts";
+import { DEMO_USERS, OTHER_ADMIN } from "../../modules/demo/mod.ts";
+import { decodeClaims, startTestPlatform } from "../helpers/platform.ts";
+
+type Caller =
+  | "anonymous"
+  | "user"
+  | "admin"
+  | "super-user"
+  | "super-admin"
+  | "operator"
+  | "other-admin";
+type Target = "own" | "foreign" | "nonexistent" | "malformed";
+type Rule = (caller: Caller, target: Target) => number;
+
+const signedIn = (caller: Caller) => caller !== "anonymous";
+const superRole = (caller: Caller) => caller === "super-user" || caller === "super-admin";
+
+/** Expected status per route ("METHOD /path" as Hono lists it). */
+const EXPECTED: Record<string, Rule> = {
+  "GET /csm/customers": (c) => (signedIn(c) ? 200 : 401),
+  "GET /csm/customers/:cid": (c, t) => {
+    if (!signedIn(c)) return 401;
+    if (t === "own") return 200;
+    if (t === "foreign" && superRole(c)) return 200;
+    return 404;
+  },
+  "GET /usm/users/current/:id": (c, t) => {
+    if (!signedIn(c)) return 401;
+    if (t === "own") return 200;
+    if (t === "foreign" && superRole(c)) return 200;
+    return 404;
+  },
+};
+
+Deno.test({
+  name: "every API route answers the expected status for every role and customer id",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const platform = await startTestPlatform("pglite");
+    try {
+      const accounts: Record<Exclude<Caller, "anonymous">, { email: string; password: string }> = {
+        user: DEMO_USERS[0],
+        admin: DEMO_USERS[1],
+        "super-user": DEMO_USERS[2],
+        "super-admin": DEMO_USERS[3],
+        operator: DEMO_USERS[4],
+        "other-admin": OTHER_ADMIN,
+      };
+      const tokens = new Map<Caller, string>();
+      for (const [caller, account] of Object.entries(accounts)) {
+        tokens.set(
+          caller as Caller,
+          (await platform.login(account.email, account.password)).access_token,
+        );
+      }
+      const userId = (caller: Caller) =>
+        String(decodeClaims(tokens.get(caller)!).sub).split("|")[1]!;
+      const customers =
+        await (await platform.request("/csm/customers", { token: tokens.get("super-admin")! }))
+          .json() as { key: string; auth_connection_name: string }[];
+      const customerOf = (name: string) =>
+        customers.find((c) => c.auth_connection_name === name)!.key;
+
+      const routes = platform.app.routes
+        .filter((r) => r.method !== "ALL" && API_PREFIXES.some((p) => r.path.startsWith(`${p}/`)))
+        .map((r) => `${r.method} ${r.path}`);
+      const unique = [...new Set(routes)];
+      const missing = unique.filter((r) => !(r in EXPECTED));
+      assert.deepEqual(missing, [], `Routes without an authorization rule: ${missing.join(", ")}`);
+
+      const failures: string[] = [];
+      for (const route of unique) {
+        const [method, pattern] = route.split(" ") as [string, string];
+        for (const caller of ["anonymous", ...Object.keys(accounts)] as Caller[]) {
+          const own = caller === "other-admin" ? "sw-beispiel" : "demo-ew";
+          const foreign = own === "demo-ew" ? "sw-beispiel" : "demo-ew";
+          const ids: Record<Target, { cid: string; id: string }> = {
+            own: {
+              cid: customerOf(own),
+              id: caller === "anonymous" ? userId("user") : userId(caller),
+            },
+            foreign: {
+              cid: customerOf(foreign),
+              id: userId(caller === "other-admin" ? "admin" : "other-admin"),
+            },
+            nonexistent: { cid: crypto.randomUUID(), id: crypto.randomUUID() },
+            malformed: { cid: "%27%3B--", id: "..%2F..%2Fetc%2Fpasswd" },
+          };
+          for (const target of Object.keys(ids) as Target[]) {
+            const path = pattern.replace(":cid", ids[target].cid).replace(":id", ids[target].id);
+            const token = tokens.get(caller);
+            const res = await platform.request(path, { method, ...(token ? { token } : {}) });
+            const body = await res.text();
+            const expected = EXPECTED[route]!(caller, target);
+            if (res.status !== expected) {
+              failures.push(`${route} ${caller} ${target}: ${res.status} != ${expected}`);
+            }
+            if (res.status >= 400) {
+              assert.ok(!/\bat \w|stack/i.test(body), `No stack trace in ${route}: ${body}`);
+              assert.ok(typeof (JSON.parse(body) as { key: string }).key === "string");
+            }
+          }
+        }
+      }
+      assert.deepEqual(failures, []);
+    } finally {
+      await platform.close();
+    }
+  },
+});
