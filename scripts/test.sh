@@ -4,6 +4,7 @@
 # integration (PGlite and PostgreSQL), architecture and end-to-end tests (Chromium).
 # Ends with one line `N passed, N failed` summing all suites.
 source "$(dirname "$0")/lib.sh"
+export NO_COLOR=1
 PASSED=0
 FAILED=0
 FAILED_SUITES=()
@@ -70,8 +71,8 @@ e2e_suite() {
   npx --no-install playwright test --config tests/e2e/playwright.config.ts 2>&1 | tee "$log"
   set -e
   local passed failed
-  passed="$(grep -oE '^ +[0-9]+ passed' "$log" | grep -oE '[0-9]+' | tail -1)"
-  failed="$(grep -oE '^ +[0-9]+ failed' "$log" | grep -oE '[0-9]+' | awk '{s+=$1} END {print s+0}')"
+  passed="$(grep -oE '^ +[0-9]+ passed' "$log" | grep -oE '[0-9]+' | tail -1 || true)"
+  failed="$(grep -oE '^ +[0-9]+ failed' "$log" | grep -oE '[0-9]+' | awk '{s+=$1} END {print s+0}' || true)"
   if [ -z "$passed" ] && [ "$failed" -eq 0 ]; then failed=1; fi
   count "end-to-end" "${passed:-0}" "${failed:-0}"
   rm -f "$log"
@@ -85,7 +86,7 @@ ensure_web_build
 DENO_PERMS=(--allow-net --allow-read --allow-write --allow-env --allow-ffi --allow-sys --allow-run)
 gate "format" npx --no-install deno fmt --check
 gate "lint" npx --no-install deno lint
-gate "type check (deno)" npx --no-install deno check main.ts modules core scripts tests
+gate "type check (deno)" npx --no-install deno check --quiet main.ts modules core scripts tests
 gate "type check (web, tsc)" npx --no-install tsc -p web/tsconfig.json
 deno_suite "unit and architecture" "${DENO_PERMS[@]}" modules core scripts web/src tests/arch
 deno_suite "integration" "${DENO_PERMS[@]}" tests/integration

@@ -90,6 +90,23 @@ export class UsersService {
     return publicView(user);
   }
 
+  /** Changes the caller's own interface language (other users' ids answer 404). */
+  async updateOwnLanguage(
+    principal: Principal,
+    id: string,
+    callerCustomerKey: string | null,
+    language: string,
+  ): Promise<CurrentUserDto> {
+    await this.current(principal, id, callerCustomerKey);
+    if (id !== principal.userId) throw new AppError("common.notFound");
+    const [row] = await this.db.update(users).set({
+      language,
+      userMetadata:
+        sql`jsonb_set(${users.userMetadata}, '{language}', to_jsonb(${language}::text))`,
+    }).where(eq(users.id, id)).returning();
+    return publicView(toDto(row!));
+  }
+
   async getById(id: string): Promise<LoginUser | null> {
     if (!/^[\w-]{1,64}$/.test(id)) return null;
     const [row] = await this.db.select().from(users).where(eq(users.id, id));

@@ -95,6 +95,39 @@ for (const kind of databaseKinds()) {
           await res.body?.cancel();
         });
 
+        await t.step(
+          "PATCH /usm/users/current/{id} stores the interface language, validated",
+          async () => {
+            const id = String(decodeClaims(admin.access_token).sub).split("|")[1]!;
+            const patch = (body: unknown) =>
+              platform.request(`/usm/users/current/${id}`, {
+                method: "PATCH",
+                token: admin.access_token,
+                headers: { "content-type": "application/json" },
+                body: JSON.stringify(body),
+              });
+            const ok = await patch({ language: "fr" });
+            assert.equal(ok.status, 200);
+            assert.equal((await ok.json() as { language: string }).language, "fr");
+            for (const bad of [{ language: "xx" }, { language: "fr", role: "super-admin" }, {}]) {
+              const res = await patch(bad);
+              assert.equal(res.status, 400, JSON.stringify(bad));
+              assert.equal((await res.json() as { key: string }).key, "common.validation");
+            }
+            const again = await platform.request(`/usm/users/current/${id}`, {
+              token: admin.access_token,
+            });
+            const user = await again.json() as {
+              language: string;
+              role: string;
+              user_metadata: { language: string };
+            };
+            assert.equal(user.language, "fr");
+            assert.equal(user.user_metadata.language, "fr");
+            assert.equal(user.role, "admin");
+          },
+        );
+
         await t.step("calls without a valid token answer 401 with the catalogue body", async () => {
           for (
             const token of [

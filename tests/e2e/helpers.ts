@@ -1,0 +1,51 @@
+/** Shared steps of the end-to-end tests: the real login page of the embedded provider. */
+import { expect, type Page } from "@playwright/test";
+
+/** Demo accounts (README.md). */
+export const ACCOUNTS = {
+  user: { email: "user@demo-ew.ch", password: "Demo-User-2026!", startPage: "/grid-monitoring" },
+  admin: {
+    email: "admin@demo-ew.ch",
+    password: "Demo-Admin-2026!",
+    startPage: "/infrastructure-setup",
+  },
+  superUser: {
+    email: "superuser@demo-ew.ch",
+    password: "Demo-Super-2026!",
+    startPage: "/grid-monitoring",
+  },
+  superAdmin: {
+    email: "superadmin@demo-ew.ch",
+    password: "Demo-Root-2026!",
+    startPage: "/global-settings",
+  },
+  operator: {
+    email: "operator@demo-ew.ch",
+    password: "Demo-Operator-2026!",
+    startPage: "/metering-information",
+  },
+} as const;
+
+export type Account = (typeof ACCOUNTS)[keyof typeof ACCOUNTS];
+
+/** Opens `path`, is sent to the login page, signs in, and waits for the app shell. */
+export async function login(page: Page, account: Account, path = "/"): Promise<void> {
+  await page.goto(path);
+  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  expect(new URL(page.url()).pathname).toMatch(/^\/oidc\/interaction\//);
+  await page.getByLabel("E-mail").fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("contentinfo")).toBeVisible();
+}
+
+/** Opens the mega menu from the logo button. */
+export async function openMegaMenu(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Open the application menu" }).click();
+  await expect(page.getByRole("navigation", { name: "Applications" })).toBeVisible();
+}
+
+/** Opens the user menu in the header. */
+export async function openUserMenu(page: Page): Promise<void> {
+  await page.getByRole("button", { name: /^User menu of / }).click();
+}

@@ -1,0 +1,139 @@
+/**
+ * The REST client: bearer token, `{ code, key, params }` error bodies and the error pages of
+ * spec 7 (no response or 500 -> /500?type=api, 403 -> /403?type=api, 404 -> /404?type=api).
+ */
+import { errorPageFor, parseErrorBody } from "./api-errors.ts";
+import type { ApiErrorBody } from "./types.ts";
+
+/** A failed call; `status` is `null` when no response arrived. */
+export class ApiError extends Error {
+  override name = "ApiError";
+  constructor(
+    readonly status: number | null,
+    readonly body: ApiErrorBody | null,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      status === null
+        ? "Request failed: no response"
+        : `Request failed: HTTP ${status}${body?.key ? ` ${body.key}` : ""}`,
+      options,
+    );
+  }
+}
+
+/** What the client needs from the application around it. */
+export interface ApiEnvironment {
+  baseUrl: string;
+  getAccessToken(): string | null;
+  /** Shows an error page, e.g. `/500?type=api`. */
+  showErrorPage(href: string): void;
+  /** The token was refused: the session is over. */
+  onUnauthorized(): void;
+}
+
+let environment: ApiEnvironment = {
+  baseUrl: "",
+  getAccessToken: () => null,
+  showErrorPage: (href) => window.location.assign(href),
+  onUnauthorized: () => {},
+};
+
+/** Wires the client to the session and the router. */
+export function configureApi(next: Partial<ApiEnvironment>): void {
+  environment = { ...environment, ...next };
+}
+
+/** Options of one call. */
+export interface ApiRequestOptions {
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined>;
+  signal?: AbortSignal;
+  /** The screen shows errors itself: no navigation to the error pages. */
+  handleErrors?: boolean;
+}
+
+function urlFor(path: string, query: ApiRequestOptions["query"]): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) params.set(name, String(value));
+  }
+  const search = params.toString();
+  return `${environment.baseUrl}${path}${search ? `?${search}` : ""}`;
+}
+
+const ERROR_ORIGIN_KEY = "gw.errorOrigin";
+
+/** Where the user was when a call sent them to an error page; Reload returns there. */
+export function errorOrigin(): string | null {
+  try {
+    return window.sessionStorage.getItem(ERROR_ORIGIN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function rememberErrorOrigin(): void {
+  const { pathname, search, hash } = window.location;
+  if (/^\/(403|404|500|503)\/?$/.test(pathname)) return;
+  try {
+    window.sessionStorage.setItem(ERROR_ORIGIN_KEY, `${pathname}${search}${hash}`);
+  } catch {
+    // Without storage, Reload reloads the error page itself.
+  }
+}
+
+function fail(status: number | null, body: ApiErrorBody | null, handleErrors: boolean): never {
+  if (status === 401) environment.onUnauthorized();
+  const page = errorPageFor(status);
+  if (page && !handleErrors) {
+    rememberErrorOrigin();
+    environment.showErrorPage(`${page}?type=api`);
+  }
+  throw new ApiError(status, body);
+}
+
+/** Performs one call and returns the parsed JSON body (`undefined` for an empty body). */
+export async function apiRequest<T>(path: string, options: ApiRequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  const token = environment.getAccessToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  const handleErrors = options.handleErrors ?? false;
+  let response: Response;
+  try {
+    response = await fetch(urlFor(path, options.query), {
+      method: options.method ?? "GET",
+      headers,
+      body: options.body === undefined ? null : JSON.stringify(options.body),
+      signal: options.signal ?? null,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === "AbortError") throw error;
+    return fail(null, null, handleErrors);
+  }
+  const text = await response.text().catch(() => "");
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  if (!response.ok) return fail(response.status, parseErrorBody(json), handleErrors);
+  return json as T;
+}
+
+/** Shorthands for the HTTP methods. */
+export const api = {
+  get: <T>(path: string, options?: Omit<ApiRequestOptions, "method" | "body">) =>
+    apiRequest<T>(path, { ...options, method: "GET" }),
+  post: <T>(path: string, body?: unknown, options?: Omit<ApiRequestOptions, "method" | "body">) =>
+    apiRequest<T>(path, { ...options, method: "POST", body }),
+  put: <T>(path: string, body?: unknown, options?: Omit<ApiRequestOptions, "method" | "body">) =>
+    apiRequest<T>(path, { ...options, method: "PUT", body }),
+  patch: <T>(path: string, body?: unknown, options?: Omit<ApiRequestOptions, "method" | "body">) =>
+    apiRequest<T>(path, { ...options, method: "PATCH", body }),
+  delete: <T>(path: string, options?: Omit<ApiRequestOptions, "method" | "body">) =>
+    apiRequest<T>(path, { ...options, method: "DELETE" }),
+};

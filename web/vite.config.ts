@@ -1,0 +1,93 @@
+/**
+ * Vite build of the web app: root web/, output web/dist. Every module screen is its own lazy
+ * chunk (lazyRouteComponent); the libraries of the first screen are grouped in stable vendor
+ * chunks so a release that changes only app code keeps them cached.
+ */
+import tailwindcss from "@tailwindcss/vite";
+import react from "@vitejs/plugin-react";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vite";
+
+const webDir = fileURLToPath(new URL(".", import.meta.url));
+const repoDir = fileURLToPath(new URL("..", import.meta.url));
+const backend = process.env.GRIDWATCH_BACKEND ?? "http://localhost:8080";
+
+/** Vendor groups for libraries used by the shell itself; feature-only libraries stay lazy. */
+const VENDOR_GROUPS: { name: string; test: RegExp }[] = [
+  { name: "react", test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+  { name: "router", test: /node_modules[\\/]@tanstack[\\/]/ },
+  {
+    name: "radix",
+    test:
+      /node_modules[\\/](@radix-ui|@floating-ui|react-remove-scroll[^\\/]*|aria-hidden|use-callback-ref|use-sidecar|react-style-singleton|get-nonce|detect-node-es|tslib)[\\/]/,
+  },
+  {
+    name: "i18n",
+    test: /node_modules[\\/](i18next|react-i18next|html-parse-stringify|void-elements)[\\/]/,
+  },
+  { name: "oidc", test: /node_modules[\\/](oidc-client-ts|jwt-decode)[\\/]/ },
+];
+
+export default defineConfig({
+  root: webDir,
+  publicDir: "public",
+  plugins: [react(), tailwindcss()],
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    // The spec's supported browsers (2.2), so that they can at least parse the bundle.
+    target: ["chrome74", "edge80", "firefox78", "safari15"],
+    sourcemap: true,
+    chunkSizeWarningLimit: 400,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: VENDOR_GROUPS.map((group) => ({ ...group, priority: 10 })),
+        },
+      },
+    },
+  },
+  server: {
+    port: 5173,
+    fs: {
+      // The server's error texts (modules/kernel/i18n/<lang>/errors.json) are imported as the
+      // `errors` namespace.
+      allow: [webDir, `${repoDir}modules/kernel/i18n`, `${repoDir}node_modules`],
+    },
+    proxy: Object.fromEntries(
+      [
+        "/config.json",
+        "/oidc",
+        "/csm",
+        "/usm",
+        "/nsm",
+        "/gsm",
+        "/evm",
+        "/pqm",
+        "/pqe",
+        "/iom",
+        "/api",
+      ]
+        .map((path) => [path, { target: backend, changeOrigin: false, ws: path === "/nsm" }]),
+    ),
+  },
+  preview: {
+    port: 4173,
+    proxy: Object.fromEntries(
+      [
+        "/config.json",
+        "/oidc",
+        "/csm",
+        "/usm",
+        "/nsm",
+        "/gsm",
+        "/evm",
+        "/pqm",
+        "/pqe",
+        "/iom",
+        "/api",
+      ]
+        .map((path) => [path, { target: backend, changeOrigin: false, ws: path === "/nsm" }]),
+    ),
+  },
+});
