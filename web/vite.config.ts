@@ -28,6 +28,12 @@ const VENDOR_GROUPS: { name: string; test: RegExp }[] = [
   { name: "oidc", test: /node_modules[\\/](oidc-client-ts|jwt-decode)[\\/]/ },
 ];
 
+// Paths the dev and preview servers forward to the platform (main.ts API_PREFIXES + config).
+const serverProxy = Object.fromEntries(
+  ["/config.json", "/oidc", "/csm", "/usm", "/nsm", "/gsm", "/evm", "/pqm", "/pqe", "/iom", "/api"]
+    .map((path) => [path, { target: backend, changeOrigin: false, ws: path === "/nsm" }]),
+);
+
 export default defineConfig({
   root: webDir,
   publicDir: "public",
@@ -54,40 +60,10 @@ export default defineConfig({
       // `errors` namespace.
       allow: [webDir, `${repoDir}modules/kernel/i18n`, `${repoDir}node_modules`],
     },
-    proxy: Object.fromEntries(
-      [
-        "/config.json",
-        "/oidc",
-        "/csm",
-        "/usm",
-        "/nsm",
-        "/gsm",
-        "/evm",
-        "/pqm",
-        "/pqe",
-        "/iom",
-        "/api",
-      ]
-        .map((path) => [path, { target: backend, changeOrigin: false, ws: path === "/nsm" }]),
-    ),
+    proxy: serverProxy,
   },
   preview: {
     port: 4173,
-    proxy: Object.fromEntries(
-      [
-        "/config.json",
-        "/oidc",
-        "/csm",
-        "/usm",
-        "/nsm",
-        "/gsm",
-        "/evm",
-        "/pqm",
-        "/pqe",
-        "/iom",
-        "/api",
-      ]
-        .map((path) => [path, { target: backend, changeOrigin: false, ws: path === "/nsm" }]),
-    ),
+    proxy: serverProxy,
   },
 });

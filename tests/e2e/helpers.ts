@@ -42,7 +42,10 @@ export async function login(page: Page, account: Account, path = "/"): Promise<v
 /** Opens the mega menu from the logo button. */
 export async function openMegaMenu(page: Page): Promise<void> {
   await page.getByRole("button", { name: "Open the application menu" }).click();
-  await expect(page.getByRole("navigation", { name: "Applications" })).toBeVisible();
+  const menu = page.getByRole("navigation", { name: "Applications" });
+  await expect(menu).toBeVisible();
+  // The drawer slides in: wait until it rests inside the viewport before clicking in it.
+  await expect(menu.getByRole("heading", { name: "Toolset" })).toBeInViewport({ ratio: 1 });
 }
 
 /** Opens the user menu in the header. */
