@@ -70,6 +70,7 @@ export async function startPlatform(
     customers,
     logger,
     external: config.externalOidc,
+    accessTokenTtl: config.accessTokenTtl,
   });
 
   const app = createHttpApp(logger);

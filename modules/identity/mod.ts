@@ -14,12 +14,12 @@ import {
   type TokenVerifier,
 } from "../kernel/mod.ts";
 import type { UsersService } from "../users/mod.ts";
-import { API_AUDIENCE, OIDC_PATH, startProvider, WEB_CLIENT_ID } from "./provider.ts";
+import { API_AUDIENCE, OIDC_PATH, WEB_CLIENT_ID } from "./constants.ts";
 import { oidcProxyRoutes } from "./proxy.ts";
 import { loadOrCreateSecrets, publicJwk } from "./secrets.ts";
 
 export { emailDomainAuthorized, profileClaims, subjectOf } from "./claims.ts";
-export { API_AUDIENCE, WEB_CLIENT_ID } from "./provider.ts";
+export { API_AUDIENCE, WEB_CLIENT_ID } from "./constants.ts";
 
 /** What the web app needs to log in (served in /config.json). */
 export interface WebOidcConfig {
@@ -77,6 +77,8 @@ export async function createIdentity(opts: IdentityOptions): Promise<Identity> {
     };
   }
   const secrets = await loadOrCreateSecrets(opts.db);
+  // Loaded only when embedded: oidc-provider prints a runtime notice as soon as it is imported.
+  const { startProvider } = await import("./provider.ts");
   const running = await startProvider({
     ...opts,
     secrets,

@@ -10,6 +10,7 @@ import type { Db, Logger } from "../kernel/mod.ts";
 import { verifyPassword } from "../kernel/mod.ts";
 import type { UsersService } from "../users/mod.ts";
 import { createAdapterClass } from "./adapter.ts";
+import { API_AUDIENCE, OIDC_PATH, WEB_CLIENT_ID } from "./constants.ts";
 import { emailDomainAuthorized, profileClaims } from "./claims.ts";
 import {
   type Language,
@@ -20,12 +21,6 @@ import {
 } from "./login_page.ts";
 import type { InstallSecrets } from "./secrets.ts";
 
-/** Mount path of the provider under the public origin. */
-export const OIDC_PATH = "/oidc";
-/** Audience of the API's access tokens. */
-export const API_AUDIENCE = "urn:gridwatch:api";
-/** The web app's client id. */
-export const WEB_CLIENT_ID = "gridwatch-web";
 const PROFILE_CLAIMS = [
   "name",
   "language",

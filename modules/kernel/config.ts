@@ -23,6 +23,7 @@ const configSchema = z.object({
   OIDC_CLIENT_ID: z.string().min(1).optional(),
   OIDC_AUDIENCE: z.string().min(1).optional(),
   WEB_DIST: z.string().min(1).default("./web/dist"),
+  ACCESS_TOKEN_TTL: z.coerce.number().int().min(70).max(86400).default(3600),
 });
 
 /** The validated configuration of the whole process. */
@@ -35,6 +36,8 @@ export interface AppConfig {
   logLevel: "debug" | "info" | "warn" | "error";
   demoSeed: boolean;
   webDist: string;
+  /** Lifetime of the embedded provider's access tokens in seconds. */
+  accessTokenTtl: number;
   /** Set when an external OpenID provider replaces the embedded one. */
   externalOidc: { issuer: string; clientId: string; audience: string } | undefined;
 }
@@ -72,6 +75,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     logLevel: c.LOG_LEVEL,
     demoSeed: c.DEMO_SEED,
     webDist: c.WEB_DIST,
+    accessTokenTtl: c.ACCESS_TOKEN_TTL,
     externalOidc: c.OIDC_ISSUER
       ? { issuer: c.OIDC_ISSUER, clientId: c.OIDC_CLIENT_ID!, audience: c.OIDC_AUDIENCE! }
       : undefined,

@@ -9,7 +9,8 @@ import { join } from "node:path";
 
 const PORT = Number(process.env.E2E_PORT ?? 8181);
 const BASE_URL = `http://localhost:${PORT}`;
-const DATA_DIR = mkdtempSync(join(tmpdir(), "gridwatch-e2e-"));
+/** Port of the short-session platform (see session.spec.ts). */
+export const SHORT_SESSION_PORT = PORT + 1;
 
 export default defineConfig({
   testDir: ".",
@@ -39,15 +40,30 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
+  webServer: [
+    server(PORT, {}),
+    // A second platform whose access tokens live 75 s, for the session-expiry dialog.
+    server(SHORT_SESSION_PORT, { ACCESS_TOKEN_TTL: "75" }),
+  ],
+});
+
+function server(port: number, env: Record<string, string>) {
+  const url = `http://localhost:${port}`;
+  return {
     command:
       "npx --no-install deno run --allow-net --allow-read --allow-write --allow-env --allow-ffi --allow-sys main.ts",
     cwd: "../..",
-    url: `${BASE_URL}/health`,
+    url: `${url}/health`,
     timeout: 120_000,
     reuseExistingServer: false,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: { PORT: String(PORT), DATA_DIR, PUBLIC_URL: BASE_URL, LOG_LEVEL: "warn" },
-  },
-});
+    stdout: "ignore" as const,
+    stderr: "pipe" as const,
+    env: {
+      PORT: String(port),
+      DATA_DIR: mkdtempSync(join(tmpdir(), "gridwatch-e2e-")),
+      PUBLIC_URL: url,
+      LOG_LEVEL: "warn",
+      ...env,
+    },
+  };
+}
