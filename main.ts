@@ -85,6 +85,7 @@ export async function startPlatform(
       defaultStartPageKey: "hes:data-export",
       appsOpenToAll: ["user-settings", "app:api-doc"],
       helpBaseUrl: "/help",
+      sessionInactivityMinutes: config.sessionInactivityMinutes,
     }));
   if (identity.routes) app.route("/", identity.routes);
 

@@ -24,6 +24,7 @@ const configSchema = z.object({
   OIDC_AUDIENCE: z.string().min(1).optional(),
   WEB_DIST: z.string().min(1).default("./web/dist"),
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(70).max(86400).default(3600),
+  SESSION_INACTIVITY_MINUTES: z.coerce.number().int().min(0).max(1440).default(30),
 });
 
 /** The validated configuration of the whole process. */
@@ -38,6 +39,8 @@ export interface AppConfig {
   webDist: string;
   /** Lifetime of the embedded provider's access tokens in seconds. */
   accessTokenTtl: number;
+  /** Minutes without input before the web app shows the session dialog (0 disables). */
+  sessionInactivityMinutes: number;
   /** Set when an external OpenID provider replaces the embedded one. */
   externalOidc: { issuer: string; clientId: string; audience: string } | undefined;
 }
@@ -76,6 +79,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     demoSeed: c.DEMO_SEED,
     webDist: c.WEB_DIST,
     accessTokenTtl: c.ACCESS_TOKEN_TTL,
+    sessionInactivityMinutes: c.SESSION_INACTIVITY_MINUTES,
     externalOidc: c.OIDC_ISSUER
       ? { issuer: c.OIDC_ISSUER, clientId: c.OIDC_CLIENT_ID!, audience: c.OIDC_AUDIENCE! }
       : undefined,

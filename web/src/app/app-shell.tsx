@@ -1,5 +1,5 @@
 import { Outlet, useLocation, useNavigate } from "@tanstack/react-router";
-import { useAtomValue } from "jotai";
+import { useAtomValue, useSetAtom } from "jotai";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ForbiddenPage } from "../features/errors/forbidden-page.tsx";
@@ -11,6 +11,7 @@ import { Header } from "../features/shell/header.tsx";
 import { canAccess } from "../lib/access.ts";
 import { isSuperRole } from "../lib/claims.ts";
 import { missingCustomerSettings } from "../lib/customer.ts";
+import { watchInactivity } from "../lib/inactivity.ts";
 import { moduleById } from "../lib/modules.ts";
 import { useRouteInfo } from "../lib/route-info.ts";
 import { sessionExpiringAtom, useAccessContext, useSession } from "../lib/session-atoms.ts";
@@ -50,6 +51,15 @@ function useDocumentTitle(moduleTitle: string | null, appName: string): void {
   }, [moduleTitle, appName]);
 }
 
+/** Spec 2.9: inactivity shows the same dialog as an expiring token. */
+function useInactivityDialog(limitMinutes: number): void {
+  const setExpiring = useSetAtom(sessionExpiringAtom);
+  useEffect(() => watchInactivity(window, limitMinutes, () => setExpiring(true)), [
+    limitMinutes,
+    setExpiring,
+  ]);
+}
+
 /**
  * The signed-in shell: header, the screen (or the 403 page when the access guard refuses it),
  * footer, and the session dialogs.
@@ -64,6 +74,7 @@ export function AppShell() {
   const allowed = canAccess(module?.access, access, location);
   const expiring = useAtomValue(sessionExpiringAtom);
   useDocumentTitle(module ? t(`modules:${module.id}.title`) : null, config.appName);
+  useInactivityDialog(config.sessionInactivityMinutes);
 
   return (
     <TooltipProvider delayDuration={300}>

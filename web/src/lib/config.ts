@@ -12,6 +12,8 @@ export interface AppConfig {
   helpBaseUrl: string;
   /** Base URL of the REST calls; empty for the same origin. */
   apiBaseUrl: string;
+  /** Minutes without input before the session dialog shows (0 disables). */
+  sessionInactivityMinutes: number;
 }
 
 /** Thrown when `/config.json` is missing a field; the message names the field. */
@@ -54,5 +56,9 @@ export function parseConfig(json: unknown): AppConfig {
     appsOpenToAll: open,
     helpBaseUrl: text(root, "helpBaseUrl", "/help").replace(/\/+$/, ""),
     apiBaseUrl: text(root, "apiBaseUrl", "").replace(/\/+$/, ""),
+    sessionInactivityMinutes: typeof root.sessionInactivityMinutes === "number" &&
+        root.sessionInactivityMinutes >= 0
+      ? root.sessionInactivityMinutes
+      : 30,
   };
 }
