@@ -2,10 +2,12 @@
  * Composition root: config -> stores -> event bus -> modules -> Hono app -> serve.
  * `startPlatform` is also what integration and end-to-end tests start.
  */
-import { openTimeSeriesStore } from "./core/mod.ts";
+import { Aggregator, MeasurementStore, openTimeSeriesStore } from "./core/mod.ts";
 import { customerRoutes, CustomersService } from "./modules/customers/mod.ts";
 import { seedDemo } from "./modules/demo/mod.ts";
+import { CellsService, gridRoutes } from "./modules/grid/mod.ts";
 import { createIdentity } from "./modules/identity/mod.ts";
+import { ingestionRoutes } from "./modules/ingestion/mod.ts";
 import {
   type AppConfig,
   type AppEnv,
@@ -34,6 +36,7 @@ export const API_PREFIXES = [
   "/pqm",
   "/pqe",
   "/iom",
+  "/ingest",
   "/api",
   "/oidc",
   "/health",
@@ -44,6 +47,13 @@ export const APP_NAME = "GridWatch";
 export interface Platform {
   app: Hono<AppEnv>;
   config: AppConfig;
+  /** Services the demo simulator and the tests drive directly. */
+  services: {
+    customers: CustomersService;
+    cells: CellsService;
+    measurements: MeasurementStore;
+    aggregator: Aggregator;
+  };
   close(): Promise<void>;
 }
 
@@ -57,10 +67,18 @@ export async function startPlatform(
   if (applied.length) logger.info("Migrations applied", { applied, database: database.kind });
   const timeSeries = await openTimeSeriesStore(config.dataDir);
   const _bus = new EventBus(logger);
+  const measurements = await MeasurementStore.open(timeSeries.connection);
+  const aggregator = new Aggregator(timeSeries.connection);
+  measurements.onSlotsTouched((slots) => aggregator.markDirty(slots));
+  await aggregator.recover();
+  const aggregation = setInterval(() => {
+    aggregator.flush().catch((error) => logger.error("Aggregation failed", { error }));
+  }, 10_000);
 
   const customers = new CustomersService(database.db);
   const users = new UsersService(database.db);
-  if (config.demoSeed) await seedDemo({ customers, users, logger });
+  const cells = new CellsService(database.db);
+  if (config.demoSeed) await seedDemo({ db: database.db, customers, users, cells, logger });
 
   const identity = await createIdentity({
     publicUrl: config.publicUrl,
@@ -90,18 +108,25 @@ export async function startPlatform(
   if (identity.routes) app.route("/", identity.routes);
 
   const auth = requireAuth(identity.verifier);
-  for (const prefix of ["/csm", "/usm"]) app.use(`${prefix}/*`, auth);
+  const customerKeyOf = async (name: string) =>
+    (await customers.getByConnection(name))?.key ?? null;
+  for (const prefix of ["/csm", "/usm", "/gsm"]) app.use(`${prefix}/*`, auth);
   app.route("/csm", customerRoutes(customers));
+  app.route("/usm", userRoutes(users, customerKeyOf));
+  app.route("/gsm", gridRoutes(database.db, customerKeyOf));
   app.route(
-    "/usm",
-    userRoutes(users, async (name) => (await customers.getByConnection(name))?.key ?? null),
+    "/ingest",
+    ingestionRoutes({ cells, store: measurements, rawLifetimeDays: config.rawLifetimeDays }),
   );
   app.use("*", serveWebApp(config.webDist, API_PREFIXES));
 
   return {
     app,
     config,
+    services: { customers, cells, measurements, aggregator },
     close: async () => {
+      clearInterval(aggregation);
+      await aggregator.flush().catch(() => undefined);
       await identity.close();
       await timeSeries.close();
       await database.close();

@@ -1,6 +1,10 @@
 /**
  * @module
- * Streaming analytics core: the DuckDB time-series store (and, in later issues, ingestion,
- * 10-minute aggregates, grid-status evaluation and EN 50160). Imports the kernel only.
+ * Streaming analytics core: the DuckDB time-series store, ingestion of cell batches (validation,
+ * idempotent durable writes), 10-minute aggregation. Imports the kernel only.
  */
 export { openTimeSeriesStore, type TimeSeriesStore } from "./time_series_store.ts";
+export { ingestBatch, type IngestLimits, type IngestOutcome } from "./ingest/ingest.ts";
+export { type AppendResult, MeasurementStore, SLOT_MS, type ValidBatch } from "./ingest/store.ts";
+export { Aggregator, SLOT_GRACE_MS } from "./ingest/aggregate.ts";
+export { type MeasurementRow, PHASES, type Rejection } from "./ingest/validate.ts";

@@ -5,8 +5,10 @@
  * documented in README.md; set DEMO_SEED=false for a real installation.
  */
 import type { CustomersService } from "../customers/mod.ts";
-import type { Logger } from "../kernel/mod.ts";
+import type { CellsService } from "../grid/mod.ts";
+import type { Db, Logger } from "../kernel/mod.ts";
 import type { UsersService } from "../users/mod.ts";
+import { seedDemoGrid } from "./grid.ts";
 
 export const DEMO_CUSTOMER = "demo-ew";
 export const OTHER_CUSTOMER = "sw-beispiel";
@@ -86,7 +88,13 @@ export const OTHER_ADMIN = {
 
 /** Seeds the demo utilities once (when no customer exists yet); returns whether it seeded. */
 export async function seedDemo(
-  deps: { customers: CustomersService; users: UsersService; logger: Logger },
+  deps: {
+    db: Db;
+    customers: CustomersService;
+    users: UsersService;
+    cells: CellsService;
+    logger: Logger;
+  },
 ): Promise<boolean> {
   if ((await deps.customers.count()) > 0) return false;
   await deps.customers.create({
@@ -130,6 +138,7 @@ export async function seedDemo(
     authorizedEmailDomains: ["sw-beispiel.ch"],
   });
   const demo = (await deps.customers.getByConnection(DEMO_CUSTOMER))!;
+  await seedDemoGrid(deps.db, deps.cells, demo.key);
   for (const u of DEMO_USERS) {
     await deps.users.create({
       customerKey: demo.key,

@@ -24,6 +24,7 @@ const configSchema = z.object({
   OIDC_AUDIENCE: z.string().min(1).optional(),
   WEB_DIST: z.string().min(1).default("./web/dist"),
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(70).max(86400).default(3600),
+  RAW_LIFETIME_DAYS: z.coerce.number().int().min(1).max(400).default(30),
   SESSION_INACTIVITY_MINUTES: z.coerce.number().int().min(0).max(1440).default(30),
 });
 
@@ -39,6 +40,8 @@ export interface AppConfig {
   webDist: string;
   /** Lifetime of the embedded provider's access tokens in seconds. */
   accessTokenTtl: number;
+  /** Days 20-s raw measurements are kept (the spec's "data lifetime"); older batches are refused. */
+  rawLifetimeDays: number;
   /** Minutes without input before the web app shows the session dialog (0 disables). */
   sessionInactivityMinutes: number;
   /** Set when an external OpenID provider replaces the embedded one. */
@@ -80,6 +83,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     webDist: c.WEB_DIST,
     accessTokenTtl: c.ACCESS_TOKEN_TTL,
     sessionInactivityMinutes: c.SESSION_INACTIVITY_MINUTES,
+    rawLifetimeDays: c.RAW_LIFETIME_DAYS,
     externalOidc: c.OIDC_ISSUER
       ? { issuer: c.OIDC_ISSUER, clientId: c.OIDC_CLIENT_ID!, audience: c.OIDC_AUDIENCE! }
       : undefined,

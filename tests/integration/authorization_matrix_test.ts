@@ -38,11 +38,15 @@ const EXPECTED: Record<string, Rule> = {
     return 404;
   },
   "PATCH /usm/users/current/:id": (c, t) => (!signedIn(c) ? 401 : t === "own" ? 200 : 404),
+  "GET /gsm/grid-structure/hv-mv-station-groups": (c) => (signedIn(c) ? 200 : 401),
+  // User tokens are not cell credentials: the ingestion protocol refuses every one of them.
+  "POST /ingest/v1/batches": () => 401,
 };
 
 /** A valid body for routes that need one, so the matrix tests access, not validation. */
 const BODIES: Record<string, unknown> = {
   "PATCH /usm/users/current/:id": { language: "en" },
+  "POST /ingest/v1/batches": { measurements: [] },
 };
 
 Deno.test({

@@ -1,0 +1,32 @@
+/** DuckDB tables of the streaming core. Columns are FLOAT (device resolution is well below 1e-6). */
+
+/** Harmonic orders stored per voltage record (2..25). */
+export const HARMONIC_ORDERS = Array.from({ length: 24 }, (_, k) => k + 2);
+const harmonicColumns = (type: string) => HARMONIC_ORDERS.map((h) => `h${h} ${type}`).join(", ");
+
+/** Statements that create the tables when absent (idempotent, run at every start). */
+export const DDL = [
+  `CREATE TABLE IF NOT EXISTS series (
+    series_id INTEGER PRIMARY KEY, cell_id VARCHAR NOT NULL, feeder UTINYINT NOT NULL, phase UTINYINT NOT NULL,
+    UNIQUE (cell_id, feeder, phase))`,
+  `CREATE TABLE IF NOT EXISTS raw_measurements (
+    series_id INTEGER NOT NULL, ts TIMESTAMP NOT NULL,
+    u FLOAT, i FLOAT, p FLOAT, q FLOAT, pf FLOAT, thd_u FLOAT, thd_i FLOAT, f FLOAT, unbalance FLOAT,
+    pst FLOAT, plt FLOAT, ${harmonicColumns("FLOAT")})`,
+  `CREATE TABLE IF NOT EXISTS agg_10min (
+    series_id INTEGER NOT NULL, slot TIMESTAMP NOT NULL, n USMALLINT NOT NULL,
+    u_rms FLOAT, u_min FLOAT, u_max FLOAT, i_rms FLOAT, i_min FLOAT, i_max FLOAT,
+    p_mean FLOAT, q_mean FLOAT, pf_mean FLOAT, thd_u FLOAT, thd_i FLOAT,
+    f_mean FLOAT, f_min FLOAT, f_max FLOAT, unbalance FLOAT, pst_max FLOAT, plt FLOAT,
+    ${harmonicColumns("FLOAT")}, flagged BOOLEAN NOT NULL,
+    PRIMARY KEY (series_id, slot))`,
+  `CREATE TABLE IF NOT EXISTS voltage_events (
+    cell_id VARCHAR NOT NULL, event_id VARCHAR NOT NULL, type VARCHAR NOT NULL,
+    start_ts TIMESTAMP NOT NULL, end_ts TIMESTAMP NOT NULL, start_phase VARCHAR, end_phase VARCHAR,
+    extreme_pct FLOAT, delta_u_pct FLOAT, rms_trace VARCHAR,
+    PRIMARY KEY (cell_id, event_id))`,
+  `CREATE TABLE IF NOT EXISTS io_states (
+    cell_id VARCHAR NOT NULL, ts TIMESTAMP NOT NULL, module UTINYINT NOT NULL, channel UTINYINT NOT NULL,
+    kind VARCHAR NOT NULL, value DOUBLE NOT NULL,
+    PRIMARY KEY (cell_id, ts, module, channel))`,
+];

@@ -1,0 +1,208 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { Aggregator, SLOT_GRACE_MS } from "./aggregate.ts";
+import { MeasurementStore, SLOT_MS } from "./store.ts";
+import type { MeasurementRow } from "./validate.ts";
+
+const T0 = Date.parse("2026-11-16T00:00:00Z");
+
+function row(ts: number, u: number, phase = 0, feeder = 1): MeasurementRow {
+  const values = {
+    p: NaN,
+    q: NaN,
+    pf: NaN,
+    thd_u: NaN,
+    thd_i: NaN,
+    f: 50,
+    unbalance: NaN,
+    pst: NaN,
+    plt: NaN,
+  };
+  return { ts, feeder, phase, u, i: 10, values, h: null };
+}
+
+async function withStore(
+  fn: (
+    store: MeasurementStore,
+    agg: Aggregator,
+    q: (sql: string) => Promise<unknown[][]>,
+  ) => Promise<void>,
+) {
+  const dir = await mkdtemp(join(tmpdir(), "gw-store-"));
+  const instance = await DuckDBInstance.create(join(dir, "t.duckdb"));
+  const connection = await instance.connect();
+  try {
+    const store = await MeasurementStore.open(connection);
+    const agg = new Aggregator(connection);
+    store.onSlotsTouched((slots) => agg.markDirty(slots));
+    const q = async (sql: string) => (await connection.runAndReadAll(sql)).getRows() as unknown[][];
+    await fn(store, agg, q);
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+Deno.test("MeasurementStore.append() stores a retried batch once (idempotent on cell, feeder, phase, time)", async () => {
+  await withStore(async (store, _agg, q) => {
+    const rows = [row(T0, 230), row(T0 + 20_000, 231), row(T0, 229, 1)];
+    assert.deepEqual(await store.append("C1", { measurements: rows }), {
+      accepted: 3,
+      duplicates: 0,
+    });
+    assert.deepEqual(await store.append("C1", { measurements: rows }), {
+      accepted: 0,
+      duplicates: 3,
+    });
+    assert.deepEqual(await store.append("C2", { measurements: rows }), {
+      accepted: 3,
+      duplicates: 0,
+    });
+    assert.deepEqual(await q("SELECT count(*)::INT FROM raw_measurements"), [[6]]);
+  });
+});
+
+Deno.test("MeasurementStore.append() stores late data below the watermark but not its duplicates", async () => {
+  await withStore(async (store, _agg, q) => {
+    await store.append("C1", { measurements: [row(T0 + 60_000, 230)] });
+    assert.deepEqual(
+      await store.append("C1", { measurements: [row(T0, 228), row(T0 + 60_000, 230)] }),
+      {
+        accepted: 1,
+        duplicates: 1,
+      },
+    );
+    assert.deepEqual(await q("SELECT count(*)::INT FROM raw_measurements"), [[2]]);
+  });
+});
+
+Deno.test("MeasurementStore.append() concurrent batches of many cells all land exactly once", async () => {
+  await withStore(async (store, _agg, q) => {
+    const batches = Array.from(
+      { length: 20 },
+      (_, c) => store.append(`C${c}`, { measurements: [row(T0, 230), row(T0 + 20_000, 231)] }),
+    );
+    const results = await Promise.all(batches);
+    assert.equal(results.reduce((s, r) => s + r.accepted, 0), 40);
+    assert.deepEqual(
+      await q("SELECT count(DISTINCT series_id)::INT, count(*)::INT FROM raw_measurements"),
+      [[20, 40]],
+    );
+  });
+});
+
+Deno.test("Aggregator.flush() writes the RMS, min, max and count of a closed UTC slot only", async () => {
+  await withStore(async (store, agg, q) => {
+    const values = [220, 230, 240];
+    await store.append("C1", { measurements: values.map((u, k) => row(T0 + k * 20_000, u)) });
+    await store.append("C1", { measurements: [row(T0 + SLOT_MS, 231)] }); // next slot, still open below
+    const now = T0 + SLOT_MS + SLOT_GRACE_MS;
+    assert.equal(await agg.flush(now), 1);
+    const [[slot, n, rms, min, max, flagged]] = await q(
+      "SELECT epoch_ms(slot), n::INT, u_rms, u_min, u_max, flagged FROM agg_10min",
+    ) as [[bigint, number, number, number, number, boolean]];
+    assert.equal(Number(slot), T0);
+    assert.equal(n, 3);
+    assert.ok(Math.abs(rms - Math.sqrt((220 ** 2 + 230 ** 2 + 240 ** 2) / 3)) < 1e-3);
+    assert.deepEqual([min, max, flagged], [220, 240, false]);
+    assert.equal(agg.pending, 1, "the open slot waits");
+  });
+});
+
+Deno.test("Aggregator.flush() recomputes only the slot that late data touched, and leaves gaps empty", async () => {
+  await withStore(async (store, agg, q) => {
+    await store.append("C1", { measurements: [row(T0, 230), row(T0 + 2 * SLOT_MS, 230)] }); // slot 1 missing: a gap
+    await agg.flush(T0 + 4 * SLOT_MS);
+    assert.deepEqual(await q("SELECT count(*)::INT FROM agg_10min"), [[2]]);
+    await store.append("C1", { measurements: [row(T0 + 20_000, 240)] });
+    assert.equal(await agg.flush(T0 + 4 * SLOT_MS), 1);
+    const rows = await q("SELECT epoch_ms(slot), n::INT FROM agg_10min ORDER BY slot");
+    assert.deepEqual(rows.map(([s, n]) => [Number(s), n]), [[T0, 2], [T0 + 2 * SLOT_MS, 1]]);
+  });
+});
+
+Deno.test("Aggregator.flush() flags a slot overlapped by a voltage event of the cell", async () => {
+  await withStore(async (store, agg, q) => {
+    await store.append("C1", { measurements: [row(T0, 230), row(T0 + SLOT_MS, 230)] });
+    await q(
+      `INSERT INTO voltage_events VALUES ('C1', 'e1', 'DIP', make_timestamp(${
+        (T0 + SLOT_MS + 5000) * 1000
+      }),
+      make_timestamp(${(T0 + SLOT_MS + 5300) * 1000}), 'L1', 'L1', 70, NULL, NULL)`,
+    );
+    await agg.flush(T0 + 3 * SLOT_MS);
+    const rows = await q("SELECT epoch_ms(slot), flagged FROM agg_10min ORDER BY slot");
+    assert.deepEqual(rows.map(([s, f]) => [Number(s), f]), [[T0, false], [T0 + SLOT_MS, true]]);
+  });
+});
+
+Deno.test("MeasurementStore.append() stores events and I/O states once and flags their slot on flush", async () => {
+  await withStore(async (store, agg, q) => {
+    const event = {
+      id: "e1",
+      type: "DIP" as const,
+      start: T0 + 5000,
+      end: T0 + 5240,
+      startPhase: "L1",
+      endPhase: "L2",
+      extremePct: 62,
+      deltaUPct: null,
+      trace: null,
+    };
+    const io = { ts: T0, module: 1, channel: 2, kind: "DI" as const, value: 1 };
+    const batch = { measurements: [row(T0, 230)], events: [event], io: [io] };
+    await store.append("C1", batch);
+    await store.append("C1", batch);
+    assert.deepEqual(await q("SELECT count(*)::INT FROM voltage_events"), [[1]]);
+    assert.deepEqual(await q("SELECT count(*)::INT FROM io_states"), [[1]]);
+    await agg.flush(T0 + 2 * SLOT_MS);
+    assert.deepEqual(await q("SELECT flagged FROM agg_10min"), [[true]]);
+  });
+});
+
+Deno.test("MeasurementStore.append() leaves nothing of a batch behind when its transaction fails", async () => {
+  await withStore(async (store, _agg, q) => {
+    const broken = {
+      id: "e2",
+      type: "DIP" as const,
+      start: T0,
+      end: T0 + 1,
+      startPhase: null,
+      endPhase: null,
+      extremePct: 50,
+      deltaUPct: null,
+      trace: null,
+    };
+    await q("DROP TABLE io_states"); // the I/O insert now fails after the event insert
+    const io = { ts: T0, module: 1, channel: 1, kind: "DI" as const, value: 0 };
+    await assert.rejects(
+      store.append("C1", { measurements: [row(T0, 230)], events: [broken], io: [io] }),
+    );
+    assert.deepEqual(
+      await q(
+        "SELECT (SELECT count(*) FROM raw_measurements)::INT, (SELECT count(*) FROM voltage_events)::INT",
+      ),
+      [[0, 0]],
+    );
+    assert.deepEqual(await store.append("C1", { measurements: [row(T0, 230)] }), {
+      accepted: 1,
+      duplicates: 0,
+    });
+  });
+});
+
+Deno.test("Aggregator.recover() finds slots whose aggregate misses rows after a restart", async () => {
+  await withStore(async (store, agg, q) => {
+    await store.append("C1", { measurements: [row(T0, 230), row(T0 + SLOT_MS, 231)] });
+    await agg.flush(T0 + 3 * SLOT_MS);
+    await store.append("C1", { measurements: [row(T0 + 20_000, 240)] });
+    const fresh = new Aggregator((agg as unknown as { connection: never }).connection);
+    assert.equal(await fresh.recover(2, T0 + 3 * SLOT_MS), 1);
+    assert.equal(await fresh.flush(T0 + 3 * SLOT_MS), 1);
+    assert.deepEqual(await q("SELECT n::INT FROM agg_10min ORDER BY slot"), [[2], [1]]);
+  });
+});

@@ -1,0 +1,167 @@
+/**
+ * Validation of ingestion batches (docs/ingestion-protocol.md). Hand-written rather than a
+ * schema library: it runs for every record of every cell, so it allocates one small object per
+ * accepted row and never throws for bad records, it collects them.
+ */
+
+/** Phases in probe order; N carries current only. */
+export const PHASES = ["L1", "L2", "L3", "N"] as const;
+export type Phase = (typeof PHASES)[number];
+
+/** Optional numeric fields of a measurement with their allowed ranges. */
+export const OPTIONAL_FIELDS = {
+  p: [-1e6, 1e6],
+  q: [-1e6, 1e6],
+  pf: [-1, 1],
+  thd_u: [0, 100],
+  thd_i: [0, 100],
+  f: [40, 70],
+  unbalance: [0, 100],
+  pst: [0, 20],
+  plt: [0, 20],
+} as const satisfies Record<string, readonly [number, number]>;
+export type OptionalField = keyof typeof OPTIONAL_FIELDS;
+const OPTIONAL_NAMES = Object.keys(OPTIONAL_FIELDS) as OptionalField[];
+const KNOWN_FIELDS = new Set(["ts", "feeder", "phase", "u", "i", "h_u", ...OPTIONAL_NAMES]);
+const HARMONICS = 24;
+
+/** One accepted 20-s record. Missing optional values are NaN. */
+export interface MeasurementRow {
+  ts: number;
+  feeder: number;
+  phase: number;
+  u: number;
+  i: number;
+  values: Record<OptionalField, number>;
+  /** Harmonics 2..25 of the voltage in % of fundamental, or null. */
+  h: Float32Array | null;
+}
+
+/** Why a record was refused; `key` is an error-catalogue style message key. */
+export interface Rejection {
+  section: "measurements" | "io" | "events" | "batch";
+  index: number;
+  field: string;
+  key: string;
+}
+
+/** Limits that depend on time and configuration. */
+export interface ValidationContext {
+  now: number;
+  /** Oldest accepted timestamp: now minus the raw-data lifetime. */
+  oldest: number;
+  /** Feeder slots configured at the cell's node; empty accepts 1..6. */
+  feederSlots: readonly number[];
+}
+
+const FUTURE_TOLERANCE_MS = 5 * 60_000;
+
+/** Splits the measurements of a batch into accepted rows and rejections. */
+export function validateMeasurements(
+  records: unknown,
+  ctx: ValidationContext,
+): { rows: MeasurementRow[]; rejected: Rejection[] } {
+  const rows: MeasurementRow[] = [];
+  const rejected: Rejection[] = [];
+  if (records === undefined) return { rows, rejected };
+  if (!Array.isArray(records)) {
+    return {
+      rows,
+      rejected: [{ section: "batch", index: -1, field: "measurements", key: "ingest.notAList" }],
+    };
+  }
+  const seen = new Set<string>();
+  for (let index = 0; index < records.length; index++) {
+    const result = validateOne(records[index], ctx);
+    if ("key" in result) {
+      rejected.push({ section: "measurements", index, field: result.field, key: result.key });
+      continue;
+    }
+    const identity = `${result.ts}|${result.feeder}|${result.phase}`;
+    if (seen.has(identity)) {
+      rejected.push({
+        section: "measurements",
+        index,
+        field: "ts",
+        key: "ingest.duplicateInBatch",
+      });
+      continue;
+    }
+    seen.add(identity);
+    rows.push(result);
+  }
+  return { rows, rejected };
+}
+
+type Failure = { field: string; key: string };
+
+function validateOne(record: unknown, ctx: ValidationContext): MeasurementRow | Failure {
+  if (typeof record !== "object" || record === null || Array.isArray(record)) {
+    return { field: "", key: "ingest.notAnObject" };
+  }
+  const r = record as Record<string, unknown>;
+  for (const name of Object.keys(r)) {
+    if (!KNOWN_FIELDS.has(name)) return { field: name, key: "ingest.unknownField" };
+  }
+  if (typeof r.ts !== "string") return { field: "ts", key: "ingest.required" };
+  const ts = parseUtc(r.ts);
+  if (Number.isNaN(ts)) return { field: "ts", key: "ingest.invalidTimestamp" };
+  if (ts % 20_000 !== 0) return { field: "ts", key: "ingest.notAligned" };
+  if (ts > ctx.now + FUTURE_TOLERANCE_MS) return { field: "ts", key: "ingest.inFuture" };
+  if (ts < ctx.oldest) return { field: "ts", key: "ingest.tooOld" };
+  const feeder = r.feeder;
+  if (typeof feeder !== "number" || !Number.isInteger(feeder) || feeder < 1 || feeder > 6) {
+    return { field: "feeder", key: "ingest.outOfRange" };
+  }
+  if (ctx.feederSlots.length && !ctx.feederSlots.includes(feeder)) {
+    return { field: "feeder", key: "ingest.unknownFeeder" };
+  }
+  const phase = PHASES.indexOf(r.phase as Phase);
+  if (phase === -1) return { field: "phase", key: "ingest.outOfRange" };
+  const i = checkNumber(r.i, 0, 10_000, true);
+  if (typeof i !== "number") return { field: "i", key: i.key };
+  const neutral = phase === 3;
+  const u = neutral && r.u === undefined ? NaN : checkNumber(r.u, 0, 1000, !neutral);
+  if (typeof u !== "number") return { field: "u", key: u.key };
+  const values = {} as Record<OptionalField, number>;
+  for (const name of OPTIONAL_NAMES) {
+    const [min, max] = OPTIONAL_FIELDS[name];
+    const v = checkNumber(r[name], min, max, false);
+    if (typeof v !== "number") return { field: name, key: v.key };
+    values[name] = v;
+  }
+  let h: Float32Array | null = null;
+  if (r.h_u !== undefined) {
+    if (!Array.isArray(r.h_u) || r.h_u.length !== HARMONICS) {
+      return { field: "h_u", key: "ingest.harmonicsLength" };
+    }
+    h = new Float32Array(HARMONICS);
+    for (let k = 0; k < HARMONICS; k++) {
+      const v = checkNumber(r.h_u[k], 0, 100, true);
+      if (typeof v !== "number") return { field: `h_u[${k}]`, key: v.key };
+      h[k] = v;
+    }
+  }
+  return { ts, feeder, phase, u, i, values, h };
+}
+
+function checkNumber(
+  value: unknown,
+  min: number,
+  max: number,
+  required: boolean,
+): number | { key: string } {
+  if (value === undefined || value === null) return required ? { key: "ingest.required" } : NaN;
+  if (typeof value !== "number") return { key: "ingest.notANumber" };
+  if (!Number.isFinite(value)) return { key: "ingest.notFinite" };
+  if (value < min || value > max) return { key: "ingest.outOfRange" };
+  return value;
+}
+
+// Only full UTC timestamps: a local time without offset would shift data by hours.
+const UTC_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|\+00:00)$/;
+
+/** Epoch ms of a UTC ISO-8601 timestamp, NaN when malformed or not UTC. */
+export function parseUtc(text: string): number {
+  return UTC_PATTERN.test(text) ? Date.parse(text) : NaN;
+}

@@ -1,0 +1,30 @@
+/** The gsm calls of spec 7 that exist so far. */
+import { Hono } from "hono";
+import { type AppEnv, AppError, holdsKey } from "../kernel/mod.ts";
+import type { Db } from "../kernel/mod.ts";
+import { readStructure } from "./structure.ts";
+
+/** Keys whose screens read the grid structure (spec 2.1). */
+const STRUCTURE_READERS = [
+  "hes:infrastructure-setup",
+  "app:visual-statistics",
+  "app:grid-metering",
+  "app:grid-monitoring",
+];
+
+/** Routes mounted at /gsm (behind authentication). */
+export function gridRoutes(
+  db: Db,
+  customerKeyOf: (connection: string) => Promise<string | null>,
+): Hono<AppEnv> {
+  return new Hono<AppEnv>()
+    .get("/grid-structure/hv-mv-station-groups", async (c) => {
+      const principal = c.get("principal");
+      if (!STRUCTURE_READERS.some((key) => holdsKey(principal.appsRoles, key))) {
+        throw new AppError("common.forbidden");
+      }
+      const customerKey = await customerKeyOf(principal.customer);
+      if (!customerKey) throw new AppError("common.notFound");
+      return c.json(await readStructure(db, customerKey));
+    });
+}

@@ -1,0 +1,96 @@
+/** Drizzle schema of the grid module (PostgreSQL schema `grid`). */
+import {
+  boolean,
+  doublePrecision,
+  jsonb,
+  pgSchema,
+  smallint,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
+
+export const gridSchema = pgSchema("grid");
+
+export const stationGroups = gridSchema.table("station_groups", {
+  id: text("id").primaryKey(),
+  customerKey: text("customer_key").notNull(),
+  name: text("name").notNull(),
+  latitude: doublePrecision("latitude"),
+  longitude: doublePrecision("longitude"),
+});
+
+export const mvFeederGroups = gridSchema.table("mv_feeder_groups", {
+  id: text("id").primaryKey(),
+  stationGroupId: text("station_group_id").notNull(),
+  name: text("name").notNull(),
+});
+
+export const lvGroups = gridSchema.table("lv_groups", {
+  id: text("id").primaryKey(),
+  mvFeederGroupId: text("mv_feeder_group_id").notNull(),
+  name: text("name").notNull(),
+});
+
+export const ELECTRICAL_WORK_TYPES = [
+  "MV_LV_STATION",
+  "LV_CABINET",
+  "LV_ACTUATOR",
+  "MV_CABINET",
+] as const;
+export type ElectricalWorkType = (typeof ELECTRICAL_WORK_TYPES)[number];
+
+export const nodes = gridSchema.table("nodes", {
+  id: text("id").primaryKey(),
+  lvGroupId: text("lv_group_id").notNull(),
+  name: text("name").notNull(),
+  electricalWorkKey: text("electrical_work_key").notNull(),
+  electricalWorkName: text("electrical_work_name").notNull(),
+  electricalWorkType: text("electrical_work_type", { enum: ELECTRICAL_WORK_TYPES }).notNull(),
+  latitude: doublePrecision("latitude").notNull(),
+  longitude: doublePrecision("longitude").notNull(),
+  electricalDistance: doublePrecision("electrical_distance").notNull(),
+  upstreamNodeId: text("upstream_node_id"),
+});
+
+export const FEEDER_TYPES = [
+  "TRANSFORMER",
+  "LV_LINE",
+  "MV_LINE",
+  "PV_INVERTER",
+  "BATTERY",
+  "EVSE",
+  "BOILER",
+] as const;
+export type FeederType = (typeof FEEDER_TYPES)[number];
+
+export const feeders = gridSchema.table("feeders", {
+  id: text("id").primaryKey(),
+  nodeId: text("node_id").notNull(),
+  slot: smallint("slot").notNull(),
+  name: text("name").notNull(),
+  type: text("type", { enum: FEEDER_TYPES }).notNull(),
+  direction: text("direction", { enum: ["IN", "OUT"] }).notNull(),
+  nominalCurrentA: doublePrecision("nominal_current_a").notNull(),
+  parameters: jsonb("parameters").$type<Record<string, unknown>>().notNull(),
+});
+
+export const CELL_TYPES = ["IN_STOCK", "WAITING_FOR_INSTALLATION", "INSTALLED"] as const;
+
+export const cells = gridSchema.table("cells", {
+  id: text("id").primaryKey(),
+  customerKey: text("customer_key").notNull(),
+  serialNumber: text("serial_number").notNull(),
+  type: text("type", { enum: CELL_TYPES }).notNull(),
+  status: text("status").notNull(),
+  nodeId: text("node_id"),
+  provisioningDate: timestamp("provisioning_date", { withTimezone: true }).notNull().defaultNow(),
+  credentialHash: text("credential_hash"),
+  credentialIssuedAt: timestamp("credential_issued_at", { withTimezone: true }),
+  revoked: boolean("revoked").notNull(),
+  mapping: jsonb("mapping").$type<Record<string, unknown>>().notNull(),
+  gpsFix: text("gps_fix"),
+  gsmSignal: text("gsm_signal"),
+  firmware: text("firmware"),
+  lastSeen: timestamp("last_seen", { withTimezone: true }),
+  customMessage: text("custom_message"),
+});

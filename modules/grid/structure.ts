@@ -1,0 +1,226 @@
+/** The grid structure of a customer: creation in one transaction and the nested read model. */
+import { asc, eq, inArray } from "drizzle-orm";
+import type { Db } from "../kernel/mod.ts";
+import {
+  type ElectricalWorkType,
+  feeders,
+  type FeederType,
+  lvGroups,
+  mvFeederGroups,
+  nodes,
+  stationGroups,
+} from "./schema.ts";
+
+/** A feeder as the API shows it. */
+export interface FeederDto {
+  id: string;
+  slot: number;
+  name: string;
+  type: FeederType;
+  in_out: "IN" | "OUT";
+  nominal_current_a: number;
+  parameters: Record<string, unknown>;
+}
+
+/** A node with its electrical work and feeders (spec 3 "Grid structure"). */
+export interface NodeDto {
+  id: string;
+  name: string;
+  latitude: number;
+  longitude: number;
+  electrical_distance: number;
+  upstream_node_id: string | null;
+  electrical_work: {
+    key: string;
+    name: string;
+    type: ElectricalWorkType;
+    latitude: number;
+    longitude: number;
+  };
+  feeders: FeederDto[];
+}
+
+/** hv_mv_station_groups > mv_feeder_groups > lv_groups > nodes. */
+export interface StationGroupDto {
+  id: string;
+  name: string;
+  latitude: number | null;
+  longitude: number | null;
+  mv_feeder_groups: {
+    id: string;
+    name: string;
+    lv_groups: { id: string; name: string; nodes: NodeDto[] }[];
+  }[];
+}
+
+/** Input of {@link createStructure}: the same tree without ids (ids are generated). */
+export interface NewStationGroup {
+  name: string;
+  latitude?: number;
+  longitude?: number;
+  mvFeederGroups: {
+    name: string;
+    lvGroups: {
+      name: string;
+      nodes: {
+        name: string;
+        electricalWork: { name: string; type: ElectricalWorkType };
+        latitude: number;
+        longitude: number;
+        electricalDistance?: number;
+        feeders: {
+          slot: number;
+          name: string;
+          type: FeederType;
+          direction: "IN" | "OUT";
+          nominalCurrentA: number;
+        }[];
+      }[];
+    }[];
+  }[];
+}
+
+const id = () => crypto.randomUUID();
+
+/** Creates station groups with everything below them in one transaction; returns node ids by name. */
+export async function createStructure(
+  db: Db,
+  customerKey: string,
+  groups: NewStationGroup[],
+): Promise<Map<string, string>> {
+  const nodeIds = new Map<string, string>();
+  await db.transaction(async (tx) => {
+    for (const group of groups) {
+      const groupId = id();
+      await tx.insert(stationGroups).values({
+        id: groupId,
+        customerKey,
+        name: group.name,
+        latitude: group.latitude ?? null,
+        longitude: group.longitude ?? null,
+      });
+      for (const mv of group.mvFeederGroups) {
+        const mvId = id();
+        await tx.insert(mvFeederGroups).values({
+          id: mvId,
+          stationGroupId: groupId,
+          name: mv.name,
+        });
+        for (const lv of mv.lvGroups) {
+          const lvId = id();
+          await tx.insert(lvGroups).values({ id: lvId, mvFeederGroupId: mvId, name: lv.name });
+          let upstream: string | null = null;
+          for (const node of lv.nodes) {
+            const nodeId = id();
+            await tx.insert(nodes).values({
+              id: nodeId,
+              lvGroupId: lvId,
+              name: node.name,
+              electricalWorkKey: id(),
+              electricalWorkName: node.electricalWork.name,
+              electricalWorkType: node.electricalWork.type,
+              latitude: node.latitude,
+              longitude: node.longitude,
+              electricalDistance: node.electricalDistance ?? 0,
+              upstreamNodeId: upstream,
+            });
+            if (node.feeders.length) {
+              await tx.insert(feeders).values(node.feeders.map((f) => ({
+                id: id(),
+                nodeId,
+                slot: f.slot,
+                name: f.name,
+                type: f.type,
+                direction: f.direction,
+                nominalCurrentA: f.nominalCurrentA,
+                parameters: {},
+              })));
+            }
+            nodeIds.set(node.name, nodeId);
+            // Nodes of an LV group are listed from the transformer outwards.
+            upstream = nodeId;
+          }
+        }
+      }
+    }
+  });
+  return nodeIds;
+}
+
+/** The nested structure of one customer, ordered by name (empty list when none is defined). */
+export async function readStructure(db: Db, customerKey: string): Promise<StationGroupDto[]> {
+  const groups = await db.select().from(stationGroups)
+    .where(eq(stationGroups.customerKey, customerKey)).orderBy(asc(stationGroups.name));
+  if (!groups.length) return [];
+  const mvs = await db.select().from(mvFeederGroups)
+    .where(inArray(mvFeederGroups.stationGroupId, groups.map((g) => g.id))).orderBy(
+      asc(mvFeederGroups.name),
+    );
+  const lvs = mvs.length
+    ? await db.select().from(lvGroups).where(
+      inArray(lvGroups.mvFeederGroupId, mvs.map((m) => m.id)),
+    )
+      .orderBy(asc(lvGroups.name))
+    : [];
+  const nodeRows = lvs.length
+    ? await db.select().from(nodes).where(inArray(nodes.lvGroupId, lvs.map((l) => l.id)))
+      .orderBy(asc(nodes.electricalDistance), asc(nodes.name))
+    : [];
+  const feederRows = nodeRows.length
+    ? await db.select().from(feeders).where(inArray(feeders.nodeId, nodeRows.map((n) => n.id)))
+      .orderBy(asc(feeders.slot))
+    : [];
+  const feedersOf = groupBy(feederRows, (f) => f.nodeId);
+  const nodesOf = groupBy(nodeRows, (n) => n.lvGroupId);
+  const lvsOf = groupBy(lvs, (l) => l.mvFeederGroupId);
+  const mvsOf = groupBy(mvs, (m) => m.stationGroupId);
+  return groups.map((g) => ({
+    id: g.id,
+    name: g.name,
+    latitude: g.latitude,
+    longitude: g.longitude,
+    mv_feeder_groups: (mvsOf.get(g.id) ?? []).map((mv) => ({
+      id: mv.id,
+      name: mv.name,
+      lv_groups: (lvsOf.get(mv.id) ?? []).map((lv) => ({
+        id: lv.id,
+        name: lv.name,
+        nodes: (nodesOf.get(lv.id) ?? []).map((n) => ({
+          id: n.id,
+          name: n.name,
+          latitude: n.latitude,
+          longitude: n.longitude,
+          electrical_distance: n.electricalDistance,
+          upstream_node_id: n.upstreamNodeId,
+          electrical_work: {
+            key: n.electricalWorkKey,
+            name: n.electricalWorkName,
+            type: n.electricalWorkType,
+            latitude: n.latitude,
+            longitude: n.longitude,
+          },
+          feeders: (feedersOf.get(n.id) ?? []).map((f) => ({
+            id: f.id,
+            slot: f.slot,
+            name: f.name,
+            type: f.type,
+            in_out: f.direction,
+            nominal_current_a: f.nominalCurrentA,
+            parameters: f.parameters,
+          })),
+        })),
+      })),
+    })),
+  }));
+}
+
+function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = key(row);
+    const list = map.get(k);
+    if (list) list.push(row);
+    else map.set(k, [row]);
+  }
+  return map;
+}
