@@ -96,7 +96,9 @@ export function validateEvents(
       const ok = isObject(trace) && typeof trace.interval_ms === "number" &&
         trace.interval_ms > 0 &&
         Array.isArray(trace.values_pct) && trace.values_pct.length <= MAX_TRACE &&
-        trace.values_pct.every((v) => typeof v === "number" && Number.isFinite(v));
+        trace.values_pct.every((v) =>
+          typeof v === "number" && Number.isFinite(v) && v >= 0 && v <= 200
+        );
       if (!ok) return fail("rms_trace", "ingest.invalidTrace");
     }
     rows.push({
