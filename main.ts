@@ -8,6 +8,7 @@ import { seedDemo } from "./modules/demo/mod.ts";
 import { CellsService, gridRoutes } from "./modules/grid/mod.ts";
 import { createIdentity } from "./modules/identity/mod.ts";
 import { ingestionRoutes } from "./modules/ingestion/mod.ts";
+import { GridStatusService, monitoringRoutes, TopologyCache } from "./modules/monitoring/mod.ts";
 import {
   type AppConfig,
   type AppEnv,
@@ -66,7 +67,7 @@ export async function startPlatform(
   const applied = await migrate(database);
   if (applied.length) logger.info("Migrations applied", { applied, database: database.kind });
   const timeSeries = await openTimeSeriesStore(config.dataDir);
-  const _bus = new EventBus(logger);
+  const bus = new EventBus(logger);
   const measurements = await MeasurementStore.open(timeSeries.connection);
   const aggregator = new Aggregator(timeSeries.connection);
   measurements.onSlotsTouched((slots) => aggregator.markDirty(slots));
@@ -79,6 +80,18 @@ export async function startPlatform(
   const users = new UsersService(database.db);
   const cells = new CellsService(database.db);
   if (config.demoSeed) await seedDemo({ db: database.db, customers, users, cells, logger });
+  const gridStatus = new GridStatusService(
+    new TopologyCache(database.db, cells, measurements),
+    measurements,
+    customers,
+  );
+  const monitor = setInterval(async () => {
+    try {
+      await gridStatus.publishChanges(bus, await customers.allKeys());
+    } catch (error) {
+      logger.error("Grid status evaluation failed", { error });
+    }
+  }, 20_000);
 
   const identity = await createIdentity({
     publicUrl: config.publicUrl,
@@ -110,10 +123,11 @@ export async function startPlatform(
   const auth = requireAuth(identity.verifier);
   const customerKeyOf = async (name: string) =>
     (await customers.getByConnection(name))?.key ?? null;
-  for (const prefix of ["/csm", "/usm", "/gsm"]) app.use(`${prefix}/*`, auth);
+  for (const prefix of ["/csm", "/usm", "/gsm", "/evm"]) app.use(`${prefix}/*`, auth);
   app.route("/csm", customerRoutes(customers));
   app.route("/usm", userRoutes(users, customerKeyOf));
   app.route("/gsm", gridRoutes(database.db, customerKeyOf));
+  app.route("/evm", monitoringRoutes(gridStatus, customerKeyOf));
   app.route(
     "/ingest",
     ingestionRoutes({ cells, store: measurements, rawLifetimeDays: config.rawLifetimeDays }),
@@ -126,6 +140,7 @@ export async function startPlatform(
     services: { customers, cells, measurements, aggregator },
     close: async () => {
       clearInterval(aggregation);
+      clearInterval(monitor);
       await aggregator.flush().catch(() => undefined);
       await identity.close();
       await timeSeries.close();

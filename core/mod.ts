@@ -10,3 +10,15 @@ export { type AppendResult, MeasurementStore, SLOT_MS, type ValidBatch } from ".
 export { Aggregator, SLOT_GRACE_MS } from "./ingest/aggregate.ts";
 export { type MeasurementRow, PHASES, type Rejection } from "./ingest/validate.ts";
 export * from "./events/mod.ts";
+export {
+  countAlarms,
+  evaluateGridStatus,
+  type FeederTopology,
+  type GridState,
+  type NodeStatus,
+  type NodeTopology,
+  STATES,
+  type Thresholds,
+  worst,
+} from "./monitoring/grid_status.ts";
+export { LatestValues } from "./monitoring/latest.ts";

@@ -4,6 +4,7 @@
  * keeps the in-memory watermarks exact.
  */
 import { type DuckDBAppender, type DuckDBConnection, DuckDBTimestampValue } from "@duckdb/node-api";
+import { LatestValues } from "../monitoring/latest.ts";
 import { DDL, HARMONIC_ORDERS } from "./schema.ts";
 import { type MeasurementRow, OPTIONAL_FIELDS, type OptionalField } from "./validate.ts";
 import type { EventRow, IoRow } from "./validate_extras.ts";
@@ -35,6 +36,8 @@ export class MeasurementStore {
   #nextSeriesId = 1;
   #queue: Promise<unknown> = Promise.resolve();
   #listeners: SlotsTouched[] = [];
+  /** The newest value of every series, for live status without a query. */
+  readonly latest = new LatestValues();
 
   private constructor(connection: DuckDBConnection) {
     this.#connection = connection;
@@ -58,6 +61,15 @@ export class MeasurementStore {
     );
     for (const [id, ts] of marks.getRows() as [number, bigint | number][]) {
       store.#watermarks.set(id, Number(ts));
+    }
+    const recent = await connection.runAndReadAll(
+      `SELECT series_id, epoch_ms(max(ts)), arg_max(u, ts), arg_max(i, ts) FROM raw_measurements
+       WHERE ts >= (SELECT max(ts) FROM raw_measurements) - INTERVAL 10 MINUTE GROUP BY series_id`,
+    );
+    for (
+      const [id, ts, u, i] of recent.getRows() as [number, bigint, number | null, number | null][]
+    ) {
+      store.latest.update(id, Number(ts), u ?? NaN, i ?? NaN);
     }
     return store;
   }
@@ -100,6 +112,7 @@ export class MeasurementStore {
     const existing = await this.#existing(rows, ids);
     const c = this.#connection;
     let accepted = 0;
+    const acceptedRows: number[] = [];
     const touched = new Set<number>();
     const marks = new Map<number, number>();
     await c.run("BEGIN TRANSACTION");
@@ -141,6 +154,7 @@ export class MeasurementStore {
         if (existing.has(`${id}|${row.ts}`)) continue;
         appendRow(appender, id, row);
         accepted++;
+        acceptedRows.push(k);
         touched.add(row.ts - (row.ts % SLOT_MS));
         if (row.ts > (marks.get(id) ?? -Infinity)) marks.set(id, row.ts);
       }
@@ -156,6 +170,7 @@ export class MeasurementStore {
     for (const [id, ts] of marks) {
       if (ts > (this.#watermarks.get(id) ?? -Infinity)) this.#watermarks.set(id, ts);
     }
+    for (const k of acceptedRows) this.latest.update(ids[k]!, rows[k]!.ts, rows[k]!.u, rows[k]!.i);
     if (touched.size) { for (const listener of this.#listeners) listener(touched); }
     return { accepted, duplicates: rows.length - accepted };
   }

@@ -22,6 +22,12 @@ export const customers = customersSchema.table("customers", {
   mapCenterLng: doublePrecision("map_center_lng").notNull(),
   applications: text("applications").array().notNull(),
   authorizedEmailDomains: text("authorized_email_domains").array().notNull(),
+  overvoltageThresholdPct: numeric("overvoltage_threshold_pct", { mode: "number" }).notNull()
+    .default(10),
+  undervoltageThresholdPct: numeric("undervoltage_threshold_pct", { mode: "number" }).notNull()
+    .default(10),
+  overcurrentThresholdPct: numeric("overcurrent_threshold_pct", { mode: "number" }).notNull()
+    .default(100),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 

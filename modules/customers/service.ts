@@ -22,6 +22,12 @@ export interface CustomerDto {
   map_center: { lat: number; lng: number };
   applications: string[];
   authorized_email_domains: string[];
+  /** Warning thresholds in percent of nominal (spec 2.8). */
+  warning_thresholds: {
+    overvoltage_pct: number;
+    undervoltage_pct: number;
+    overcurrent_pct: number;
+  };
 }
 
 /** Maps a row to its API shape. */
@@ -44,6 +50,11 @@ export function toDto(row: CustomerRow): CustomerDto {
     map_center: { lat: row.mapCenterLat, lng: row.mapCenterLng },
     applications: row.applications,
     authorized_email_domains: row.authorizedEmailDomains,
+    warning_thresholds: {
+      overvoltage_pct: row.overvoltageThresholdPct,
+      undervoltage_pct: row.undervoltageThresholdPct,
+      overcurrent_pct: row.overcurrentThresholdPct,
+    },
   };
 }
 
@@ -86,6 +97,11 @@ export class CustomersService {
   async create(values: NewCustomerRow): Promise<CustomerDto> {
     const [row] = await this.db.insert(customers).values(values).returning();
     return toDto(row!);
+  }
+
+  /** Keys of every customer (background evaluations run per customer). */
+  async allKeys(): Promise<string[]> {
+    return (await this.db.select({ key: customers.key }).from(customers)).map((r) => r.key);
   }
 
   async count(): Promise<number> {

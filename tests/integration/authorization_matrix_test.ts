@@ -39,8 +39,14 @@ const EXPECTED: Record<string, Rule> = {
   },
   "PATCH /usm/users/current/:id": (c, t) => (!signedIn(c) ? 401 : t === "own" ? 200 : 404),
   "GET /gsm/grid-structure/hv-mv-station-groups": (c) => (signedIn(c) ? 200 : 401),
+  "GET /evm/grid-monitoring/grid-status": (c) => (signedIn(c) ? 200 : 401),
   // User tokens are not cell credentials: the ingestion protocol refuses every one of them.
   "POST /ingest/v1/batches": () => 401,
+};
+
+/** A valid query for routes that need one. */
+const QUERIES: Record<string, string> = {
+  "GET /evm/grid-monitoring/grid-status": "?level=LV",
 };
 
 /** A valid body for routes that need one, so the matrix tests access, not validation. */
@@ -105,7 +111,8 @@ Deno.test({
             malformed: { cid: "%27%3B--", id: "..%2F..%2Fetc%2Fpasswd" },
           };
           for (const target of Object.keys(ids) as Target[]) {
-            const path = pattern.replace(":cid", ids[target].cid).replace(":id", ids[target].id);
+            const path = pattern.replace(":cid", ids[target].cid).replace(":id", ids[target].id) +
+              (QUERIES[route] ?? "");
             const token = tokens.get(caller);
             const body = route in BODIES ? JSON.stringify(BODIES[route]) : null;
             const res = await platform.request(path, {

@@ -1,0 +1,49 @@
+/**
+ * The latest 20-s values per series in typed arrays indexed by the dense series id: updated in
+ * O(1) per stored row, read by the grid status without touching the database.
+ */
+
+const INITIAL = 1024;
+
+/** Latest voltage, current and time per series. */
+export class LatestValues {
+  #ts = new Float64Array(INITIAL).fill(-Infinity);
+  #u = new Float32Array(INITIAL).fill(NaN);
+  #i = new Float32Array(INITIAL).fill(NaN);
+
+  /** Records a value when it is newer than the one held. */
+  update(seriesId: number, ts: number, u: number, i: number): void {
+    if (seriesId >= this.#ts.length) this.#grow(seriesId + 1);
+    if (ts <= this.#ts[seriesId]!) return;
+    this.#ts[seriesId] = ts;
+    this.#u[seriesId] = u;
+    this.#i[seriesId] = i;
+  }
+
+  /** Time of the latest value (ms), or -Infinity when the series never reported. */
+  ts(seriesId: number): number {
+    return this.#ts[seriesId] ?? -Infinity;
+  }
+
+  u(seriesId: number): number {
+    return this.#u[seriesId] ?? NaN;
+  }
+
+  i(seriesId: number): number {
+    return this.#i[seriesId] ?? NaN;
+  }
+
+  #grow(min: number): void {
+    let size = this.#ts.length;
+    while (size < min) size *= 2;
+    const ts = new Float64Array(size).fill(-Infinity);
+    const u = new Float32Array(size).fill(NaN);
+    const i = new Float32Array(size).fill(NaN);
+    ts.set(this.#ts);
+    u.set(this.#u);
+    i.set(this.#i);
+    this.#ts = ts;
+    this.#u = u;
+    this.#i = i;
+  }
+}

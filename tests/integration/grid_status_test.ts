@@ -1,0 +1,111 @@
+/**
+ * From cell batches to GET /evm/grid-monitoring/grid-status: states per threshold, the worst
+ * state rolled up the tree, one alarm for an outage at a transformer station.
+ */
+import assert from "node:assert/strict";
+import { DEMO_USERS } from "../../modules/demo/mod.ts";
+import type { StationGroupDto } from "../../modules/grid/mod.ts";
+import type { GridStatusDto } from "../../modules/monitoring/mod.ts";
+import { startTestPlatform, type TestPlatform } from "../helpers/platform.ts";
+
+type NodeDto =
+  GridStatusDto["station_groups"][number]["mv_feeder_groups"][number]["lv_groups"][number]["nodes"][
+    number
+  ];
+
+const nodesOf = (s: GridStatusDto): NodeDto[] =>
+  s.station_groups.flatMap((g) =>
+    g.mv_feeder_groups.flatMap((m) => m.lv_groups.flatMap((l) => l.nodes))
+  );
+
+async function send(
+  platform: TestPlatform,
+  credential: string,
+  slots: number[],
+  u: number,
+  i = 40,
+) {
+  const now = Date.now();
+  const ts = new Date(now - (now % 20_000) - 20_000).toISOString();
+  const measurements = slots.flatMap((feeder) =>
+    ["L1", "L2", "L3"].map((phase) => ({ ts, feeder, phase, u, i }))
+  );
+  const res = await platform.request("/ingest/v1/batches", {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${credential}` },
+    body: JSON.stringify({ measurements }),
+  });
+  assert.equal(res.status, 200, await res.text());
+}
+
+Deno.test({
+  name: "grid status follows the cells' latest values and suppresses alarms below an outage",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const platform = await startTestPlatform("pglite");
+    try {
+      const { cells, customers } = platform.services;
+      const demo = (await customers.getByConnection("demo-ew"))!;
+      const token =
+        (await platform.login(DEMO_USERS[0].email, DEMO_USERS[0].password)).access_token;
+      const structure =
+        await (await platform.request("/gsm/grid-structure/hv-mv-station-groups", { token }))
+          .json() as StationGroupDto[];
+      const nodes = new Map(
+        structure.flatMap((g) =>
+          g.mv_feeder_groups.flatMap((m) => m.lv_groups.flatMap((l) => l.nodes))
+        )
+          .map((n) => [n.name, n]),
+      );
+      const installed = await cells.listFor(demo.key, "INSTALLED");
+      const credentialOf = async (name: string) =>
+        cells.rotateCredential(installed.find((c) => c.node_id === nodes.get(name)!.id)!.id);
+      const slotsOf = (name: string) => nodes.get(name)!.feeders.map((f) => f.slot);
+
+      await send(platform, await credentialOf("TS Seeblick"), slotsOf("TS Seeblick"), 231);
+      await send(platform, await credentialOf("CAB Seeblick 1"), slotsOf("CAB Seeblick 1"), 226);
+      await send(platform, await credentialOf("CAB Seeblick 2"), slotsOf("CAB Seeblick 2"), 204); // < 207 V
+      await send(platform, await credentialOf("TS Dorf"), slotsOf("TS Dorf"), 0, 0); // outage
+      for (const name of ["CAB Dorfplatz", "CAB Kirchweg", "CAB Mühlebach"]) {
+        await send(platform, await credentialOf(name), slotsOf(name), 0, 0);
+      }
+
+      const res = await platform.request("/evm/grid-monitoring/grid-status?level=LV", { token });
+      assert.equal(res.status, 200);
+      const status = await res.json() as GridStatusDto;
+      const byName = new Map(nodesOf(status).map((n) => [n.name, n]));
+      assert.equal(byName.get("TS Seeblick")!.state, "OK");
+      assert.equal(byName.get("CAB Seeblick 1")!.state, "OK");
+      assert.equal(byName.get("CAB Seeblick 2")!.state, "UNDERVOLTAGE");
+      assert.equal(byName.get("CAB Seeblick 2")!.feeders[0]!.phases[0]!.u, 204);
+      assert.equal(byName.get("CAB Seeblick 4")!.state, "NO_DATA");
+      assert.equal(byName.get("TS Dorf")!.state, "INTERRUPTION");
+      assert.equal(byName.get("CAB Kirchweg")!.suppressed_by, byName.get("TS Dorf")!.id);
+      const seeblick = status.station_groups[0]!.mv_feeder_groups.find((m) =>
+        m.name === "MV feeder Seeblick"
+      )!;
+      assert.equal(
+        seeblick.state,
+        "INTERRUPTION",
+        "the worst state rolls up to the MV feeder group",
+      );
+      // Alarms: Seeblick 2 (undervoltage), Seeblick 3 (silent; Seeblick 4 behind it is suppressed),
+      // TS Dorf (outage, once), and the stations of the three silent LV grids.
+      assert.equal(byName.get("CAB Seeblick 4")!.suppressed_by, byName.get("CAB Seeblick 3")!.id);
+      assert.equal(status.counts.INTERRUPTION, 4);
+      assert.equal(status.alarms, 1 + 1 + 1 + 3);
+      assert.equal(status.has_mv_values, false);
+
+      const mv =
+        await (await platform.request("/evm/grid-monitoring/grid-status?level=MV", { token }))
+          .json() as GridStatusDto;
+      assert.deepEqual(mv.station_groups, []);
+      const bad = await platform.request("/evm/grid-monitoring/grid-status?level=HV", { token });
+      assert.equal(bad.status, 400);
+      await bad.body?.cancel();
+    } finally {
+      await platform.close();
+    }
+  },
+});
