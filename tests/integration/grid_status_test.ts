@@ -59,7 +59,7 @@ Deno.test({
           .map((n) => [n.name, n]),
       );
       const installed = await cells.listFor(demo.key, "INSTALLED");
-      const credentialOf = async (name: string) =>
+      const credentialOf = (name: string) =>
         cells.rotateCredential(installed.find((c) => c.node_id === nodes.get(name)!.id)!.id);
       const slotsOf = (name: string) => nodes.get(name)!.feeders.map((f) => f.slot);
 
