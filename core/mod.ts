@@ -1,7 +1,8 @@
 /**
  * @module
  * Streaming analytics core: the DuckDB time-series store, ingestion of cell batches (validation,
- * idempotent durable writes), 10-minute aggregation, voltage-event classification and detection.
+ * idempotent durable writes), 10-minute aggregation, grid status, EN 50160 compliance and
+ * voltage-event classification and detection.
  * Imports the kernel only.
  */
 export { openTimeSeriesStore, type TimeSeriesStore } from "./time_series_store.ts";
@@ -22,3 +23,26 @@ export {
   worst,
 } from "./monitoring/grid_status.ts";
 export { LatestValues } from "./monitoring/latest.ts";
+export {
+  type ComplianceCounts,
+  ComplianceError,
+  type ComplianceInput,
+  type ComplianceResult,
+  deriveLimitSet,
+  EN50160_LV,
+  evaluateCompliance,
+  type IsoWeek,
+  isoWeekOf,
+  isoWeekRange,
+  isoWeeksInYear,
+  type LimitOverrides,
+  type LimitSet,
+  limitSetProblems,
+  MAX_REPORT_DAYS,
+  type ParameterCompliance,
+  type ParameterId,
+  PeriodError,
+  type ReportPeriod,
+  validateLimitSet,
+  validateReportPeriod,
+} from "./en50160/mod.ts";
