@@ -46,3 +46,4 @@ export {
   validateLimitSet,
   validateReportPeriod,
 } from "./en50160/mod.ts";
+export { loadComplianceInput, nodeCompliance, type NodeSeries } from "./quality/load.ts";
