@@ -4,7 +4,7 @@
  */
 import { Aggregator, MeasurementStore, openTimeSeriesStore } from "./core/mod.ts";
 import { customerRoutes, CustomersService } from "./modules/customers/mod.ts";
-import { seedDemo } from "./modules/demo/mod.ts";
+import { seedDemo, startDemoSimulation } from "./modules/demo/mod.ts";
 import { CellsService, gridRoutes } from "./modules/grid/mod.ts";
 import { createIdentity } from "./modules/identity/mod.ts";
 import { ingestionRoutes } from "./modules/ingestion/mod.ts";
@@ -15,6 +15,7 @@ import {
   ConfigError,
   createHttpApp,
   createLogger,
+  type Db,
   EventBus,
   loadConfig,
   type Logger,
@@ -50,6 +51,7 @@ export interface Platform {
   config: AppConfig;
   /** Services the demo simulator and the tests drive directly. */
   services: {
+    db: Db;
     customers: CustomersService;
     cells: CellsService;
     measurements: MeasurementStore;
@@ -137,7 +139,7 @@ export async function startPlatform(
   return {
     app,
     config,
-    services: { customers, cells, measurements, aggregator },
+    services: { db: database.db, customers, cells, measurements, aggregator },
     close: async () => {
       clearInterval(aggregation);
       clearInterval(monitor);
@@ -169,11 +171,23 @@ async function main(): Promise<void> {
       logger.info("Listening", { hostname, port, publicUrl: config.publicUrl }),
   }, platform.app.fetch);
 
+  const stopSimulation = config.demoSeed && config.simulator
+    ? startDemoSimulation({
+      ...platform.services,
+      store: platform.services.measurements,
+      logger: logger.child({ module: "demo" }),
+      baseUrl: `http://127.0.0.1:${config.port}`,
+      backfillDays: config.simulatorBackfillDays,
+      rawLifetimeDays: config.rawLifetimeDays,
+    })
+    : () => Promise.resolve();
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info("Shutting down", { signal });
+    await stopSimulation();
     await server.shutdown();
     await platform.close();
     logger.info("Stopped");

@@ -47,3 +47,13 @@ export {
   validateReportPeriod,
 } from "./en50160/mod.ts";
 export { loadComplianceInput, nodeCompliance, type NodeSeries } from "./quality/load.ts";
+export {
+  type Batch,
+  type FeederKind,
+  generateRange,
+  type LoadProfile,
+  runLive,
+  type SendError,
+  type SimCell,
+  type SimFeeder,
+} from "./simulator/mod.ts";

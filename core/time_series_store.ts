@@ -14,13 +14,18 @@ export interface TimeSeriesStore {
 }
 
 /** Opens (creating when absent) `${dataDir}/timeseries.duckdb`, or an in-memory store for ":memory:". */
-export async function openTimeSeriesStore(dataDir: string): Promise<TimeSeriesStore> {
+export async function openTimeSeriesStore(
+  dataDir: string,
+  memoryLimit = "512MB",
+): Promise<TimeSeriesStore> {
   let path = ":memory:";
   if (dataDir !== ":memory:") {
     await mkdir(dataDir, { recursive: true });
     path = `${dataDir}/timeseries.duckdb`;
   }
-  const instance = await DuckDBInstance.create(path);
+  // DuckDB would otherwise size its buffer pool at 80 % of the machine's memory: bound it so one
+  // container stays predictable (aggregates and scans spill to disk beyond it).
+  const instance = await DuckDBInstance.create(path, { memory_limit: memoryLimit });
   const connection = await instance.connect();
   let closed = false;
   return {

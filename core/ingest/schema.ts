@@ -29,4 +29,7 @@ export const DDL = [
     cell_id VARCHAR NOT NULL, ts TIMESTAMP NOT NULL, module UTINYINT NOT NULL, channel UTINYINT NOT NULL,
     kind VARCHAR NOT NULL, value DOUBLE NOT NULL,
     PRIMARY KEY (cell_id, ts, module, channel))`,
+  // Staging tables: filled by appenders and emptied within the same transaction.
+  `CREATE TABLE IF NOT EXISTS voltage_events_stage AS SELECT * FROM voltage_events LIMIT 0`,
+  `CREATE TABLE IF NOT EXISTS io_states_stage AS SELECT * FROM io_states LIMIT 0`,
 ];

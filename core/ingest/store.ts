@@ -5,7 +5,8 @@
  */
 import { type DuckDBAppender, type DuckDBConnection, DuckDBTimestampValue } from "@duckdb/node-api";
 import { LatestValues } from "../monitoring/latest.ts";
-import { DDL, HARMONIC_ORDERS } from "./schema.ts";
+import { appendRows } from "./chunk_writer.ts";
+import { DDL } from "./schema.ts";
 import { type MeasurementRow, OPTIONAL_FIELDS, type OptionalField } from "./validate.ts";
 import type { EventRow, IoRow } from "./validate_extras.ts";
 
@@ -79,6 +80,13 @@ export class MeasurementStore {
     this.#listeners.push(listener);
   }
 
+  /** The newest stored timestamp of any series (epoch ms), or null when the store is empty. */
+  newestTimestamp(): number | null {
+    let newest = -Infinity;
+    for (const ts of this.#watermarks.values()) if (ts > newest) newest = ts;
+    return Number.isFinite(newest) ? newest : null;
+  }
+
   /** The series id of (cell, feeder, phase), or undefined when it never sent data. */
   seriesId(cellId: string, feeder: number, phase: number): number | undefined {
     return this.#seriesIds.get(`${cellId}|${feeder}|${phase}`);
@@ -120,44 +128,62 @@ export class MeasurementStore {
       for (const [, id, feeder, phase] of newSeries) {
         await c.run(`INSERT INTO series VALUES (${id}, ${cell}, ${feeder}, ${phase})`);
       }
-      for (const e of events) {
-        await c.run(
-          `INSERT OR IGNORE INTO voltage_events VALUES (${cell}, $1, $2, make_timestamp($3::BIGINT),
-            make_timestamp($4::BIGINT), $5, $6, $7, $8, $9)`,
-          [
-            e.id,
-            e.type,
-            e.start * 1000,
-            e.end * 1000,
-            e.startPhase,
-            e.endPhase,
-            e.extremePct,
-            e.deltaUPct,
-            e.trace,
-          ],
-        );
-        // A flag may change the aggregate of every slot the event overlaps.
-        for (let slot = e.start - (e.start % SLOT_MS); slot <= e.end; slot += SLOT_MS) {
-          touched.add(slot);
+      if (events.length) {
+        // Staged through an appender, then merged: INSERT OR IGNORE keeps retries idempotent.
+        const stage = await c.createAppender("voltage_events_stage");
+        for (const e of events) {
+          stage.appendVarchar(cellId);
+          stage.appendVarchar(e.id);
+          stage.appendVarchar(e.type);
+          stage.appendTimestamp(new DuckDBTimestampValue(BigInt(e.start) * 1000n));
+          stage.appendTimestamp(new DuckDBTimestampValue(BigInt(e.end) * 1000n));
+          appendTextOrNull(stage, e.startPhase);
+          appendTextOrNull(stage, e.endPhase);
+          stage.appendFloat(e.extremePct);
+          appendFloatOrNull(stage, e.deltaUPct ?? NaN);
+          appendTextOrNull(stage, e.trace);
+          stage.endRow();
+          // A flag may change the aggregate of every slot the event overlaps.
+          for (let slot = e.start - (e.start % SLOT_MS); slot <= e.end; slot += SLOT_MS) {
+            touched.add(slot);
+          }
         }
+        stage.flushSync();
+        stage.closeSync();
+        await c.run("INSERT OR IGNORE INTO voltage_events SELECT * FROM voltage_events_stage");
+        await c.run("DELETE FROM voltage_events_stage");
       }
-      for (const s of io) {
+      if (io.length) {
+        const stage = await c.createAppender("io_states_stage");
+        for (const s of io) {
+          stage.appendVarchar(cellId);
+          stage.appendTimestamp(new DuckDBTimestampValue(BigInt(s.ts) * 1000n));
+          stage.appendUTinyInt(s.module);
+          stage.appendUTinyInt(s.channel);
+          stage.appendVarchar(s.kind);
+          stage.appendDouble(s.value);
+          stage.endRow();
+        }
+        stage.flushSync();
+        stage.closeSync();
+        // A batch may repeat a state (retries, or one state per window): keep the first.
         await c.run(
-          `INSERT OR IGNORE INTO io_states VALUES (${cell}, make_timestamp($1::BIGINT), $2, $3, $4, $5)`,
-          [s.ts * 1000, s.module, s.channel, s.kind, s.value],
+          `INSERT OR IGNORE INTO io_states SELECT DISTINCT ON (cell_id, ts, module, channel) *
+          FROM io_states_stage`,
         );
+        await c.run("DELETE FROM io_states_stage");
       }
       const appender = await c.createAppender("raw_measurements");
       for (let k = 0; k < rows.length; k++) {
         const row = rows[k]!;
         const id = ids[k]!;
         if (existing.has(`${id}|${row.ts}`)) continue;
-        appendRow(appender, id, row);
-        accepted++;
         acceptedRows.push(k);
         touched.add(row.ts - (row.ts % SLOT_MS));
         if (row.ts > (marks.get(id) ?? -Infinity)) marks.set(id, row.ts);
       }
+      accepted = acceptedRows.length;
+      appendRows(appender, ids, rows, acceptedRows);
       appender.flushSync();
       appender.closeSync();
       await c.run("COMMIT");
@@ -196,16 +222,9 @@ export class MeasurementStore {
   }
 }
 
-function appendRow(appender: DuckDBAppender, seriesId: number, row: MeasurementRow): void {
-  appender.appendInteger(seriesId);
-  appender.appendTimestamp(new DuckDBTimestampValue(BigInt(row.ts) * 1000n));
-  appendFloatOrNull(appender, row.u);
-  appendFloatOrNull(appender, row.i);
-  for (const name of OPTIONAL_NAMES) appendFloatOrNull(appender, row.values[name]);
-  for (let k = 0; k < HARMONIC_ORDERS.length; k++) {
-    appendFloatOrNull(appender, row.h ? row.h[k]! : NaN);
-  }
-  appender.endRow();
+function appendTextOrNull(appender: DuckDBAppender, value: string | null): void {
+  if (value === null) appender.appendNull();
+  else appender.appendVarchar(value);
 }
 
 function appendFloatOrNull(appender: DuckDBAppender, value: number): void {

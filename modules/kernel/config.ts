@@ -24,6 +24,8 @@ const configSchema = z.object({
   OIDC_AUDIENCE: z.string().min(1).optional(),
   WEB_DIST: z.string().min(1).default("./web/dist"),
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(70).max(86400).default(3600),
+  SIMULATOR: booleanFlag.default(true),
+  SIMULATOR_BACKFILL_DAYS: z.coerce.number().int().min(0).max(30).default(14),
   RAW_LIFETIME_DAYS: z.coerce.number().int().min(1).max(400).default(30),
   SESSION_INACTIVITY_MINUTES: z.coerce.number().int().min(0).max(1440).default(30),
 });
@@ -40,6 +42,10 @@ export interface AppConfig {
   webDist: string;
   /** Lifetime of the embedded provider's access tokens in seconds. */
   accessTokenTtl: number;
+  /** Run the demo utility's cell simulator (only with the demo seed). */
+  simulator: boolean;
+  /** Days of history the simulator fills in before it goes live. */
+  simulatorBackfillDays: number;
   /** Days 20-s raw measurements are kept (the spec's "data lifetime"); older batches are refused. */
   rawLifetimeDays: number;
   /** Minutes without input before the web app shows the session dialog (0 disables). */
@@ -84,6 +90,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     accessTokenTtl: c.ACCESS_TOKEN_TTL,
     sessionInactivityMinutes: c.SESSION_INACTIVITY_MINUTES,
     rawLifetimeDays: c.RAW_LIFETIME_DAYS,
+    simulator: c.SIMULATOR,
+    simulatorBackfillDays: c.SIMULATOR_BACKFILL_DAYS,
     externalOidc: c.OIDC_ISSUER
       ? { issuer: c.OIDC_ISSUER, clientId: c.OIDC_CLIENT_ID!, audience: c.OIDC_AUDIENCE! }
       : undefined,

@@ -63,6 +63,9 @@ function server(port: number, env: Record<string, string>) {
       DATA_DIR: mkdtempSync(join(tmpdir(), "gridwatch-e2e-")),
       PUBLIC_URL: url,
       LOG_LEVEL: "warn",
+      // The screens under test do not need measurements yet; a 14-day backfill would only
+      // compete with the browser for the two cores.
+      SIMULATOR: "false",
       ...env,
     },
   };

@@ -1,0 +1,147 @@
+/**
+ * Deterministic batches of simulated cells: one window as a protocol batch, a range of windows
+ * for backfill, and a column fast path for bulk loading. Same (cell, window, seed), same output.
+ */
+import { cellPlan, isOffline, type WindowContext, windowContext } from "./_context.ts";
+import { simulateCell, type WindowExtras } from "./_cell_model.ts";
+import { batchId, deviceStatus, ioRecords, sendDelayMs } from "./device.ts";
+import { allocateColumns, type MeasurementColumns, PHASE_NAMES, rowsPerWindow } from "./columns.ts";
+import {
+  type Batch,
+  isoMillis,
+  isoSeconds,
+  type LinePhase,
+  type Measurement,
+  type VoltageEvent,
+  WINDOW_MS,
+} from "./protocol.ts";
+import type { SimCell } from "./topology.ts";
+import type { PlannedEvent } from "./voltage_events.ts";
+
+const LINE_PHASES: readonly LinePhase[] = ["L1", "L2", "L3"];
+
+function assertWindow(windowStartMs: number): void {
+  if (!Number.isSafeInteger(windowStartMs) || windowStartMs % WINDOW_MS !== 0) {
+    throw new RangeError(
+      `Cannot generate window ${windowStartMs}: the start is not a multiple of 20 s (epoch ms)`,
+    );
+  }
+}
+
+/** Scratch columns for one cell's window: at most 6 feeders x 4 probes. */
+const cellColumns = allocateColumns(24);
+
+function measurementAt(cols: MeasurementColumns, r: number, ts: string): Measurement {
+  const phase = PHASE_NAMES[cols.phase[r]!]!;
+  if (phase === "N") return { ts, feeder: cols.feeder[r]!, phase, i: cols.i[r]! };
+  const harmonics: number[] = [];
+  for (let n = r * 24; n < r * 24 + 24; n++) harmonics.push(cols.hU[n]!);
+  return {
+    ts,
+    feeder: cols.feeder[r]!,
+    phase,
+    u: cols.u[r]!,
+    i: cols.i[r]!,
+    p: cols.p[r]!,
+    q: cols.q[r]!,
+    pf: cols.pf[r]!,
+    thd_u: cols.thdU[r]!,
+    thd_i: cols.thdI[r]!,
+    f: cols.f[r]!,
+    unbalance: cols.unbalance[r]!,
+    h_u: harmonics,
+    pst: cols.pst[r]!,
+    plt: cols.plt[r]!,
+  };
+}
+
+function eventRecord(
+  cellKey: number,
+  ctx: WindowContext,
+  event: PlannedEvent,
+  n: number,
+): VoltageEvent {
+  return {
+    // Unique over cells too: grid-wide dips share their window.
+    id: `evt-${cellKey.toString(36)}-${ctx.windowIndex.toString(36)}-${n}`,
+    type: event.type,
+    start: isoMillis(event.startMs),
+    end: isoMillis(event.endMs),
+    start_phase: LINE_PHASES[event.startPhase]!,
+    end_phase: LINE_PHASES[event.endPhase]!,
+    extreme_pct: event.extremePct,
+    delta_u_pct: event.deltaUPct,
+    rms_trace: { interval_ms: event.intervalMs, values_pct: event.trace },
+  };
+}
+
+/**
+ * The batch `cell` sends for the 20-s window starting at `windowStartMs` (epoch ms, a multiple
+ * of 20 000), or `null` while the cell is offline. Pure: the same cell, window and seed give an
+ * identical batch, including `batch_id`, so a retry or a regenerated backfill is idempotent.
+ */
+export function generateBatch(cell: SimCell, windowStartMs: number, seed: number): Batch | null {
+  assertWindow(windowStartMs);
+  if (isOffline(cell, windowStartMs)) return null;
+  const plan = cellPlan(cell);
+  const ctx = windowContext(windowStartMs, seed);
+  const extras: WindowExtras = { events: [], boiler: 0, loadFactor: 0 };
+  const rows = simulateCell(ctx, plan, 0, cellColumns, 0, extras);
+  const ts = isoSeconds(windowStartMs);
+  const measurements: Measurement[] = [];
+  for (let r = 0; r < rows; r++) measurements.push(measurementAt(cellColumns, r, ts));
+  return {
+    batch_id: batchId(plan, ctx),
+    sent_at: isoSeconds(windowStartMs + WINDOW_MS + sendDelayMs(plan, ctx)),
+    device: deviceStatus(plan, ctx, extras.loadFactor),
+    measurements,
+    io: ioRecords(plan, ctx, ts, extras.boiler),
+    events: extras.events.map((event, n) => eventRecord(plan.key, ctx, event, n)),
+  };
+}
+
+/**
+ * The batches of `cell` for every window starting in [fromMs, toMs), oldest first, skipping
+ * offline windows: for a backfill over HTTP. `fromMs` is rounded up to a window start.
+ */
+export function* generateRange(
+  cell: SimCell,
+  fromMs: number,
+  toMs: number,
+  seed: number,
+): Generator<Batch, void, undefined> {
+  for (let w = Math.ceil(fromMs / WINDOW_MS) * WINDOW_MS; w < toMs; w += WINDOW_MS) {
+    const batch = generateBatch(cell, w, seed);
+    if (batch !== null) yield batch;
+  }
+}
+
+/**
+ * Fast path for bulk loads: writes one window of every online cell into `columns` from row
+ * `offset` on (column `cell` holds the index into `cells`) and returns the number of rows
+ * written. Values equal those of `generateBatch`; events and I/O are not part of the columns.
+ * Allocates nothing per row; reuse the columns across windows.
+ */
+export function generateColumns(
+  cells: readonly SimCell[],
+  windowStartMs: number,
+  seed: number,
+  columns: MeasurementColumns,
+  offset = 0,
+): number {
+  assertWindow(windowStartMs);
+  const needed = offset + rowsPerWindow(cells);
+  if (needed > columns.capacity) {
+    throw new RangeError(
+      `Cannot generate window ${windowStartMs}: ${needed} rows needed, capacity ${columns.capacity}`,
+    );
+  }
+  const ctx = windowContext(windowStartMs, seed);
+  let row = offset;
+  for (let c = 0; c < cells.length; c++) {
+    const cell = cells[c]!;
+    if (isOffline(cell, windowStartMs)) continue;
+    row += simulateCell(ctx, cellPlan(cell), c, columns, row);
+  }
+  return row - offset;
+}

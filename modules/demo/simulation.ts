@@ -1,0 +1,182 @@
+/**
+ * The demo utility comes alive: its cells get fresh credentials, 14 days of history are filled
+ * in through the ingestion core (the same validation and storage path as HTTP, in 6-hour
+ * transactions so a backfill takes seconds), then the cells send live over HTTP like real ones.
+ */
+import {
+  type Aggregator,
+  generateRange,
+  ingestBatch,
+  type LoadProfile,
+  type MeasurementStore,
+  runLive,
+  type SimCell,
+} from "../../core/mod.ts";
+import type { CustomersService } from "../customers/mod.ts";
+import { type CellsService, readStructure } from "../grid/mod.ts";
+import type { Db, Logger } from "../kernel/mod.ts";
+import { DEMO_CUSTOMER } from "./mod.ts";
+import { DEMO_PROFILES } from "./grid.ts";
+
+/** Where the cells' phases are wired wrong (mapping validation must find it). */
+const SWAPPED_MAPPING = "CAB Mühlebach";
+/** A cell that went silent two hours ago (a dead modem in the field). */
+const OFFLINE_NOW = "CAB Waldrand";
+/** A cell that was offline for six hours yesterday. */
+const OFFLINE_YESTERDAY = "CAB Gleisfeld";
+const CHUNK_MS = 6 * 3_600_000;
+
+export interface DemoSimulationDeps {
+  db: Db;
+  customers: CustomersService;
+  cells: CellsService;
+  store: MeasurementStore;
+  aggregator: Aggregator;
+  logger: Logger;
+  /** Origin the live cells post to (this process). */
+  baseUrl: string;
+  backfillDays: number;
+  rawLifetimeDays: number;
+  seed?: number;
+}
+
+/** Builds simulator cells from the demo grid and issues their credentials. */
+export async function demoSimCells(deps: DemoSimulationDeps, now: number): Promise<SimCell[]> {
+  const customer = await deps.customers.getByConnection(DEMO_CUSTOMER);
+  if (!customer) return [];
+  const installed = new Map(
+    (await deps.cells.listFor(customer.key, "INSTALLED")).map((c) => [c.node_id, c.id]),
+  );
+  const un = Number.parseFloat((customer.default_lv_nominal_voltage ?? "230/400").split("/")[0]!);
+  const cells: SimCell[] = [];
+  for (const group of await readStructure(deps.db, customer.key)) {
+    for (const lv of group.mv_feeder_groups.flatMap((m) => m.lv_groups)) {
+      const profile: LoadProfile = DEMO_PROFILES[lv.name] ?? "mixed";
+      for (const node of lv.nodes) {
+        const cellId = installed.get(node.id);
+        if (!cellId || node.electrical_work.type === "MV_CABINET") continue;
+        const offline = node.name === OFFLINE_NOW
+          ? [{ from: now - 2 * 3_600_000, to: now + 365 * 86_400_000 }]
+          : node.name === OFFLINE_YESTERDAY
+          ? [{ from: now - 30 * 3_600_000, to: now - 24 * 3_600_000 }]
+          : [];
+        cells.push({
+          cellId,
+          credential: await deps.cells.rotateCredential(cellId),
+          nodeKind: node.electrical_work.type as SimCell["nodeKind"],
+          nominalVoltage: un,
+          frequency: customer.default_frequency === 60 ? 60 : 50,
+          electricalDistance: node.electrical_distance,
+          swappedMapping: node.name === SWAPPED_MAPPING,
+          offline,
+          feeders: node.feeders.map((f) => ({
+            slot: f.slot,
+            kind: f.type,
+            nominalCurrentA: f.nominal_current_a,
+            profile,
+            ...(profile === "residential" && f.type === "LV_LINE"
+              ? { pvPeakA: 20, evPeakA: 32 }
+              : {}),
+          })),
+        });
+      }
+    }
+  }
+  return cells;
+}
+
+/** Fills `[from, to)` in 6-hour transactions per cell, newest first; returns the rows stored. */
+export async function backfill(
+  deps: DemoSimulationDeps,
+  cells: readonly SimCell[],
+  from: number,
+  to: number,
+  signal?: AbortSignal,
+): Promise<number> {
+  let stored = 0;
+  const seed = deps.seed ?? 42;
+  for (let end = to; end > from && !signal?.aborted; end -= CHUNK_MS) {
+    const start = Math.max(from, end - CHUNK_MS);
+    for (const cell of cells) {
+      const merged = {
+        measurements: [] as unknown[],
+        events: [] as unknown[],
+        io: [] as unknown[],
+      };
+      for (const batch of generateRange(cell, start, end, seed)) {
+        merged.measurements.push(...batch.measurements);
+        merged.events.push(...batch.events);
+        merged.io.push(...batch.io);
+      }
+      const outcome = await ingestBatch(
+        deps.store,
+        { cellId: cell.cellId, feederSlots: [] },
+        merged,
+        {
+          now: Date.now(),
+          rawLifetimeDays: deps.rawLifetimeDays,
+        },
+      );
+      stored += outcome.accepted;
+    }
+    await deps.aggregator.flush();
+  }
+  return stored;
+}
+
+/**
+ * Starts the demo: the last hour first, then live cells over HTTP while older history fills in
+ * behind them (newest first, so recent screens fill quickly). Returns a stop function.
+ */
+export function startDemoSimulation(deps: DemoSimulationDeps): () => Promise<void> {
+  const controller = new AbortController();
+  const { signal } = controller;
+  const run = (async () => {
+    const now = Date.now();
+    const to = now - (now % 20_000);
+    const cells = await demoSimCells(deps, now);
+    if (!cells.length) return;
+    const newest = deps.store.newestTimestamp();
+    const recentFrom = Math.max(to - 3_600_000, newest === null ? -Infinity : newest + 20_000);
+    if (recentFrom < to) {
+      await backfill(deps, cells, recentFrom - (recentFrom % 20_000), to, signal);
+    }
+    if (signal.aborted) return;
+    deps.logger.info("Demo cells sending live", { cells: cells.length, baseUrl: deps.baseUrl });
+    const live = runLive({
+      baseUrl: deps.baseUrl,
+      cells,
+      seed: deps.seed ?? 42,
+      signal,
+      startMs: to,
+      onError: (error) =>
+        deps.logger.warn("Demo cell batch refused", { cellId: error.cellId, status: error.status }),
+    });
+    const historyFrom = Math.max(
+      now - deps.backfillDays * 86_400_000,
+      newest === null ? -Infinity : newest + 20_000,
+    );
+    const historyTo = to - 3_600_000;
+    if (historyFrom < historyTo) {
+      const started = performance.now();
+      const rows = await backfill(
+        deps,
+        cells,
+        historyFrom - (historyFrom % 20_000),
+        historyTo,
+        signal,
+      );
+      const seconds = Math.round((performance.now() - started) / 100) / 10;
+      deps.logger.info("Demo history filled", {
+        rows,
+        seconds,
+        from: new Date(historyFrom).toISOString(),
+      });
+    }
+    await live;
+  })().catch((error) => deps.logger.error("Demo simulation stopped", { error }));
+  return async () => {
+    controller.abort();
+    await run;
+  };
+}
