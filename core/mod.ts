@@ -57,3 +57,4 @@ export {
   type SimCell,
   type SimFeeder,
 } from "./simulator/mod.ts";
+export { pruneRaw } from "./ingest/retention.ts";

@@ -37,7 +37,35 @@ function aggregateSql(slots: readonly number[]): string {
     GROUP BY r.series_id, slot`;
 }
 
-/** Keeps the 10-minute aggregates up to date with the raw data. */
+/** Rollup levels computed from the 10-minute aggregates. */
+const ROLLUPS = [
+  { table: "agg_1h", ms: 3_600_000, interval: "1 HOUR" },
+  { table: "agg_1d", ms: 86_400_000, interval: "1 DAY" },
+] as const;
+
+// Weighted by the number of 20-s values, so an hour's RMS is the RMS of its 20-s values.
+const rms = (col: string) => `sqrt(sum(a.n * a.${col} * a.${col}) / sum(a.n))`;
+const mean = (col: string) => `sum(a.n * a.${col}) / sum(a.n)`;
+
+/** SQL that (re)computes one rollup level for the periods starting at `starts` (epoch ms, UTC). */
+function rollupSql(level: (typeof ROLLUPS)[number], starts: readonly number[]): string {
+  const ranges = starts.map((s) =>
+    `(a.slot >= make_timestamp(${s * 1000}) AND a.slot < make_timestamp(${(s + level.ms) * 1000}))`
+  ).join(" OR ");
+  return `INSERT OR REPLACE INTO ${level.table}
+    SELECT a.series_id, time_bucket(INTERVAL ${level.interval}, a.slot) AS bucket, sum(a.n),
+      ${rms("u_rms")}, min(a.u_min), max(a.u_max), ${rms("i_rms")}, min(a.i_min), max(a.i_max),
+      ${mean("p_mean")}, ${mean("q_mean")}, ${mean("pf_mean")}, ${rms("thd_u")}, ${rms("thd_i")},
+      ${mean("f_mean")}, min(a.f_min), max(a.f_max), ${
+    mean("unbalance")
+  }, max(a.pst_max), max(a.plt),
+      ${HARMONIC_ORDERS.map((h) => rms(`h${h}`)).join(", ")},
+      bool_or(a.flagged)
+    FROM agg_10min a WHERE ${ranges}
+    GROUP BY a.series_id, bucket`;
+}
+
+/** Keeps the 10-minute aggregates and their hourly and daily rollups up to date with the raw data. */
 export class Aggregator {
   readonly #dirty = new Set<number>();
   #running: Promise<number> | null = null;
@@ -94,6 +122,13 @@ export class Aggregator {
       // Chunks keep the WHERE clause small during a backfill of weeks.
       for (let k = 0; k < closed.length; k += 144) {
         await this.connection.run(aggregateSql(closed.slice(k, k + 144)));
+      }
+      // Partial hours and days are rolled up too and refreshed as their slots close.
+      for (const level of ROLLUPS) {
+        const starts = [...new Set(closed.map((slot) => slot - (slot % level.ms)))];
+        for (let k = 0; k < starts.length; k += 48) {
+          await this.connection.run(rollupSql(level, starts.slice(k, k + 48)));
+        }
       }
     } catch (error) {
       for (const slot of closed) this.#dirty.add(slot);

@@ -4,6 +4,17 @@
 export const HARMONIC_ORDERS = Array.from({ length: 24 }, (_, k) => k + 2);
 const harmonicColumns = (type: string) => HARMONIC_ORDERS.map((h) => `h${h} ${type}`).join(", ");
 
+/** An aggregate table: one row per series and slot (10 minutes, an hour or a day). */
+function aggregateTable(name: string): string {
+  return `CREATE TABLE IF NOT EXISTS ${name} (
+    series_id INTEGER NOT NULL, slot TIMESTAMP NOT NULL, n USMALLINT NOT NULL,
+    u_rms FLOAT, u_min FLOAT, u_max FLOAT, i_rms FLOAT, i_min FLOAT, i_max FLOAT,
+    p_mean FLOAT, q_mean FLOAT, pf_mean FLOAT, thd_u FLOAT, thd_i FLOAT,
+    f_mean FLOAT, f_min FLOAT, f_max FLOAT, unbalance FLOAT, pst_max FLOAT, plt FLOAT,
+    ${harmonicColumns("FLOAT")}, flagged BOOLEAN NOT NULL,
+    PRIMARY KEY (series_id, slot))`;
+}
+
 /** Statements that create the tables when absent (idempotent, run at every start). */
 export const DDL = [
   `CREATE TABLE IF NOT EXISTS series (
@@ -13,13 +24,10 @@ export const DDL = [
     series_id INTEGER NOT NULL, ts TIMESTAMP NOT NULL,
     u FLOAT, i FLOAT, p FLOAT, q FLOAT, pf FLOAT, thd_u FLOAT, thd_i FLOAT, f FLOAT, unbalance FLOAT,
     pst FLOAT, plt FLOAT, ${harmonicColumns("FLOAT")})`,
-  `CREATE TABLE IF NOT EXISTS agg_10min (
-    series_id INTEGER NOT NULL, slot TIMESTAMP NOT NULL, n USMALLINT NOT NULL,
-    u_rms FLOAT, u_min FLOAT, u_max FLOAT, i_rms FLOAT, i_min FLOAT, i_max FLOAT,
-    p_mean FLOAT, q_mean FLOAT, pf_mean FLOAT, thd_u FLOAT, thd_i FLOAT,
-    f_mean FLOAT, f_min FLOAT, f_max FLOAT, unbalance FLOAT, pst_max FLOAT, plt FLOAT,
-    ${harmonicColumns("FLOAT")}, flagged BOOLEAN NOT NULL,
-    PRIMARY KEY (series_id, slot))`,
+  aggregateTable("agg_10min"),
+  // Hourly and daily rollups of the 10-minute aggregates, for long ranges (a year of a feeder).
+  aggregateTable("agg_1h"),
+  aggregateTable("agg_1d"),
   `CREATE TABLE IF NOT EXISTS voltage_events (
     cell_id VARCHAR NOT NULL, event_id VARCHAR NOT NULL, type VARCHAR NOT NULL,
     start_ts TIMESTAMP NOT NULL, end_ts TIMESTAMP NOT NULL, start_phase VARCHAR, end_phase VARCHAR,

@@ -206,3 +206,35 @@ Deno.test("Aggregator.recover() finds slots whose aggregate misses rows after a 
     assert.deepEqual(await q("SELECT n::INT FROM agg_10min ORDER BY slot"), [[2], [1]]);
   });
 });
+
+Deno.test("Aggregator.flush() rolls 10-minute slots up to hours and days weighted by their values", async () => {
+  await withStore(async (store, agg, q) => {
+    // Slot 0: three values at 230 V; slot 1: one value at 250 V; the next hour: one at 240 V.
+    await store.append("C1", {
+      measurements: [
+        row(T0, 230),
+        row(T0 + 20_000, 230),
+        row(T0 + 40_000, 230),
+        row(T0 + SLOT_MS, 250),
+        row(T0 + 6 * SLOT_MS, 240),
+      ],
+    });
+    await agg.flush(T0 + 8 * SLOT_MS);
+    const hours = await q(
+      "SELECT epoch_ms(slot), n::INT, u_rms, u_min, u_max FROM agg_1h ORDER BY slot",
+    ) as [
+      bigint,
+      number,
+      number,
+      number,
+      number,
+    ][];
+    assert.deepEqual(hours.map(([s, n]) => [Number(s), n]), [[T0, 4], [T0 + 3_600_000, 1]]);
+    assert.ok(Math.abs(hours[0]![2] - Math.sqrt((3 * 230 ** 2 + 250 ** 2) / 4)) < 1e-3);
+    assert.deepEqual([hours[0]![3], hours[0]![4]], [230, 250]);
+    assert.deepEqual(await q("SELECT epoch_ms(slot)::BIGINT, n::INT FROM agg_1d"), [[
+      BigInt(T0),
+      5,
+    ]]);
+  });
+});

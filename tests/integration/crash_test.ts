@@ -1,0 +1,153 @@
+/**
+ * Durability under SIGKILL: a server process is killed at random moments while cells send, and
+ * restarted. Every acknowledged record must be stored exactly once, and no record twice.
+ * KILLS (env CRASH_TEST_KILLS, default 4) sets how many times; the soak uses 20 or more.
+ */
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { startPlatform } from "../../main.ts";
+import { createLogger, loadConfig } from "../../modules/kernel/mod.ts";
+
+const KILLS = Number(Deno.env.get("CRASH_TEST_KILLS") ?? 4);
+const CELLS = 4;
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+async function waitReady(url: string, child: Deno.ChildProcess): Promise<void> {
+  for (let k = 0; k < 300; k++) {
+    try {
+      const res = await fetch(`${url}/health`);
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill("SIGKILL");
+  throw new Error("Server did not become ready within 30 s");
+}
+
+Deno.test({
+  name: `ingestion loses no acknowledged record and duplicates none across ${KILLS} SIGKILLs`,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dataDir = await mkdtemp(join(tmpdir(), "gridwatch-crash-"));
+    const port = freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const env = {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      PUBLIC_URL: url,
+      SIMULATOR: "false",
+      LOG_LEVEL: "error",
+    };
+    try {
+      // Seed once in-process and take credentials for a few demo cells.
+      const seeded = await startPlatform(loadConfig(env), createLogger("error"));
+      const demo = (await seeded.services.customers.getByConnection("demo-ew"))!;
+      const cells = (await seeded.services.cells.listFor(demo.key, "INSTALLED")).slice(0, CELLS);
+      const credentials = await Promise.all(
+        cells.map((c) => seeded.services.cells.rotateCredential(c.id)),
+      );
+      await seeded.close();
+
+      const acked = new Map<string, number>(); // `${cell}|${ts}|${phase}` -> u
+      const start = Date.now() - 3_600_000;
+      let window = 0;
+      const batchFor = (w: number, c: number) => {
+        const ts = new Date(start - (start % 20_000) + w * 20_000).toISOString();
+        return ["L1", "L2", "L3"].map((phase, p) => ({
+          ts,
+          feeder: 1,
+          phase,
+          u: 220 + ((w * 7 + c * 3 + p) % 20),
+          i: 10 + c,
+        }));
+      };
+      const pending: { w: number; c: number }[] = [];
+      for (let round = 0; round <= KILLS; round++) {
+        const child = new Deno.Command(Deno.execPath(), {
+          args: ["run", "--allow-all", "main.ts"],
+          env,
+          stdout: "null",
+          stderr: "null",
+        }).spawn();
+        await waitReady(url, child);
+        const killAfter = 150 + Math.floor(Math.random() * 600);
+        const killer = round < KILLS
+          ? setTimeout(() => child.kill("SIGKILL"), killAfter)
+          : undefined;
+        const deadline = Date.now() + (round < KILLS ? killAfter + 200 : 400);
+        // Cells resend what was not acknowledged, then send new windows, a few batches in flight.
+        while (Date.now() < deadline) {
+          const work = pending.length
+            ? pending.splice(0, CELLS)
+            : cells.map((_, c) => ({ w: window, c }));
+          if (!pending.length && work[0]?.w === window) window++;
+          await Promise.all(work.map(async ({ w, c }) => {
+            const measurements = batchFor(w, c);
+            try {
+              const res = await fetch(`${url}/ingest/v1/batches`, {
+                method: "POST",
+                headers: {
+                  "content-type": "application/json",
+                  authorization: `Bearer ${credentials[c]}`,
+                },
+                body: JSON.stringify({ measurements }),
+              });
+              await res.body?.cancel();
+              if (res.status !== 200) throw new Error(`status ${res.status}`);
+              for (const m of measurements) {
+                acked.set(`${cells[c]!.id}|${Date.parse(m.ts)}|${m.phase}`, m.u);
+              }
+            } catch {
+              pending.push({ w, c });
+            }
+          }));
+        }
+        if (killer === undefined) {
+          child.kill("SIGTERM");
+        }
+        clearTimeout(killer);
+        await child.status;
+      }
+      assert.ok(acked.size > 0, "some batches were acknowledged");
+
+      const instance = await DuckDBInstance.create(join(dataDir, "timeseries.duckdb"));
+      const connection = await instance.connect();
+      const rows = (await connection.runAndReadAll(
+        `SELECT s.cell_id, epoch_ms(r.ts), s.phase, r.u FROM raw_measurements r JOIN series s USING (series_id)`,
+      )).getRows() as [string, bigint, number, number][];
+      connection.closeSync();
+      instance.closeSync();
+      const stored = new Map<string, number>();
+      const phases = ["L1", "L2", "L3"];
+      let duplicates = 0;
+      for (const [cell, ts, phase, u] of rows) {
+        const key = `${cell}|${Number(ts)}|${phases[phase]}`;
+        if (stored.has(key)) duplicates++;
+        stored.set(key, u);
+      }
+      const lost = [...acked.keys()].filter((key) => !stored.has(key));
+      const changed = [...acked].filter(([key, u]) => stored.has(key) && stored.get(key) !== u);
+      console.log(
+        `crash test: ${KILLS} kills, ${acked.size} acknowledged records, ${rows.length} stored, ${lost.length} lost, ${duplicates} duplicated`,
+      );
+      assert.deepEqual(lost, [], "acknowledged records lost");
+      assert.equal(duplicates, 0, "records stored twice");
+      assert.deepEqual(changed, [], "stored values differ from the acknowledged ones");
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  },
+});
