@@ -7,10 +7,9 @@ import { type DuckDBAppender, type DuckDBConnection, DuckDBTimestampValue } from
 import { LatestValues } from "../monitoring/latest.ts";
 import { appendRows } from "./chunk_writer.ts";
 import { DDL } from "./schema.ts";
-import { type MeasurementRow, OPTIONAL_FIELDS, type OptionalField } from "./validate.ts";
+import type { MeasurementRow } from "./validate.ts";
 import type { EventRow, IoRow } from "./validate_extras.ts";
 
-const OPTIONAL_NAMES = Object.keys(OPTIONAL_FIELDS) as OptionalField[];
 export const SLOT_MS = 10 * 60_000;
 
 /** The accepted records of one batch of one cell. */
