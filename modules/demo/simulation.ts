@@ -120,6 +120,13 @@ export async function backfill(
       stored += outcome.accepted;
     }
     await deps.aggregator.flush();
+    const memory = Deno.memoryUsage();
+    deps.logger.debug("Backfill chunk stored", {
+      until: new Date(end).toISOString(),
+      rows: stored,
+      rssMb: Math.round(memory.rss / 1e6),
+      heapMb: Math.round(memory.heapUsed / 1e6),
+    });
   }
   return stored;
 }
