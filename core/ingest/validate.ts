@@ -25,6 +25,20 @@ const OPTIONAL_NAMES = Object.keys(OPTIONAL_FIELDS) as OptionalField[];
 const KNOWN_FIELDS = new Set(["ts", "feeder", "phase", "u", "i", "h_u", ...OPTIONAL_NAMES]);
 const HARMONICS = 24;
 
+/**
+ * Every numeric limit of the protocol (docs/ingestion-protocol.md), inclusive: the one table
+ * validation enforces and the simulator generates within.
+ */
+export const PROTOCOL_LIMITS = {
+  feeder: [1, 6],
+  u: [0, 1000],
+  i: [0, 10_000],
+  ...OPTIONAL_FIELDS,
+  ioModule: [1, 8],
+  ioChannel: [1, 8],
+  harmonics: HARMONICS,
+} as const;
+
 /** One accepted 20-s record. Missing optional values are NaN. */
 export interface MeasurementRow {
   ts: number;
@@ -110,7 +124,11 @@ function validateOne(record: unknown, ctx: ValidationContext): MeasurementRow | 
   if (ts > ctx.now + FUTURE_TOLERANCE_MS) return { field: "ts", key: "ingest.inFuture" };
   if (ts < ctx.oldest) return { field: "ts", key: "ingest.tooOld" };
   const feeder = r.feeder;
-  if (typeof feeder !== "number" || !Number.isInteger(feeder) || feeder < 1 || feeder > 6) {
+  const [minFeeder, maxFeeder] = PROTOCOL_LIMITS.feeder;
+  if (
+    typeof feeder !== "number" || !Number.isInteger(feeder) || feeder < minFeeder ||
+    feeder > maxFeeder
+  ) {
     return { field: "feeder", key: "ingest.outOfRange" };
   }
   if (ctx.feederSlots.length && !ctx.feederSlots.includes(feeder)) {
@@ -118,10 +136,10 @@ function validateOne(record: unknown, ctx: ValidationContext): MeasurementRow | 
   }
   const phase = PHASES.indexOf(r.phase as Phase);
   if (phase === -1) return { field: "phase", key: "ingest.outOfRange" };
-  const i = checkNumber(r.i, 0, 10_000, true);
+  const i = checkNumber(r.i, ...PROTOCOL_LIMITS.i, true);
   if (typeof i !== "number") return { field: "i", key: i.key };
   const neutral = phase === 3;
-  const u = neutral && r.u === undefined ? NaN : checkNumber(r.u, 0, 1000, !neutral);
+  const u = neutral && r.u === undefined ? NaN : checkNumber(r.u, ...PROTOCOL_LIMITS.u, !neutral);
   if (typeof u !== "number") return { field: "u", key: u.key };
   const values = {} as Record<OptionalField, number>;
   for (const name of OPTIONAL_NAMES) {

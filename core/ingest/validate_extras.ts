@@ -2,7 +2,7 @@
  * Validation of the device-detected voltage events and I/O states of a batch
  * (docs/ingestion-protocol.md). Records are refused one by one, like measurements.
  */
-import { parseUtc, type Rejection, type ValidationContext } from "./validate.ts";
+import { parseUtc, PROTOCOL_LIMITS, type Rejection, type ValidationContext } from "./validate.ts";
 
 export const EVENT_TYPES = ["DIP", "SWELL", "INTERRUPTION", "RVC", "MSV"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -143,10 +143,10 @@ export function validateIo(
     if (ts > ctx.now + 5 * 60_000) return fail("ts", "ingest.inFuture");
     if (ts < ctx.oldest) return fail("ts", "ingest.tooOld");
     const { module, channel, kind, value } = record;
-    if (!Number.isInteger(module) || (module as number) < 1 || (module as number) > 8) {
+    if (!inIntRange(module, PROTOCOL_LIMITS.ioModule)) {
       return fail("module", "ingest.outOfRange");
     }
-    if (!Number.isInteger(channel) || (channel as number) < 1 || (channel as number) > 8) {
+    if (!inIntRange(channel, PROTOCOL_LIMITS.ioChannel)) {
       return fail("channel", "ingest.outOfRange");
     }
     if (kind !== "DI" && kind !== "DO" && kind !== "AI") return fail("kind", "ingest.outOfRange");
@@ -157,4 +157,8 @@ export function validateIo(
     rows.push({ ts, module: module as number, channel: channel as number, kind, value });
   });
   return { rows, rejected };
+}
+
+function inIntRange(value: unknown, [min, max]: readonly [number, number]): boolean {
+  return Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
 }

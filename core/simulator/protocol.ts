@@ -4,6 +4,7 @@
  */
 
 /** Length of one measurement window: cells send 20-s values. */
+import { PROTOCOL_LIMITS } from "../ingest/validate.ts";
 export const WINDOW_MS = 20_000;
 
 /** A probe: the three phase conductors and the neutral (current only). */
@@ -90,22 +91,8 @@ export interface Batch {
   events: VoltageEvent[];
 }
 
-/** The protocol's value ranges (inclusive), the single table the simulator checks against. */
-export const PROTOCOL_RANGES = {
-  feeder: [1, 6],
-  u: [0, 1000],
-  i: [0, 10000],
-  pf: [-1, 1],
-  thd_u: [0, 100],
-  thd_i: [0, 100],
-  f: [40, 70],
-  unbalance: [0, 100],
-  pst: [0, 20],
-  plt: [0, 20],
-  ioModule: [1, 8],
-  ioChannel: [1, 8],
-  harmonics: 24,
-} as const;
+/** The protocol's value ranges (inclusive): the ingestion's own table, so both never drift. */
+export const PROTOCOL_RANGES = PROTOCOL_LIMITS;
 
 /** `2026-11-22T09:00:00Z`: whole seconds, as the protocol's `ts` and `sent_at`. */
 export function isoSeconds(epochMs: number): string {
