@@ -2,13 +2,18 @@
  * Composition root: config -> stores -> event bus -> modules -> Hono app -> serve.
  * `startPlatform` is also what integration and end-to-end tests start.
  */
-import { Aggregator, MeasurementStore, openTimeSeriesStore } from "./core/mod.ts";
+import { Aggregator, MeasurementStore, openTimeSeriesStore, pruneRaw } from "./core/mod.ts";
 import { customerRoutes, CustomersService } from "./modules/customers/mod.ts";
 import { seedDemo, startDemoSimulation } from "./modules/demo/mod.ts";
 import { CellsService, gridRoutes } from "./modules/grid/mod.ts";
 import { createIdentity } from "./modules/identity/mod.ts";
 import { ingestionRoutes } from "./modules/ingestion/mod.ts";
-import { GridStatusService, monitoringRoutes, TopologyCache } from "./modules/monitoring/mod.ts";
+import {
+  GridStatusService,
+  monitoringRoutes,
+  startCustomMonitoring,
+  TopologyCache,
+} from "./modules/monitoring/mod.ts";
 import {
   type AppConfig,
   type AppEnv,
@@ -70,13 +75,19 @@ export async function startPlatform(
   if (applied.length) logger.info("Migrations applied", { applied, database: database.kind });
   const timeSeries = await openTimeSeriesStore(config.dataDir);
   const bus = new EventBus(logger);
-  const measurements = await MeasurementStore.open(timeSeries.connection);
+  const measurements = await MeasurementStore.open(timeSeries.writer);
   const aggregator = new Aggregator(timeSeries.connection);
   measurements.onSlotsTouched((slots) => aggregator.markDirty(slots));
   await aggregator.recover();
   const aggregation = setInterval(() => {
     aggregator.flush().catch((error) => logger.error("Aggregation failed", { error }));
   }, 10_000);
+  const prune = () =>
+    pruneRaw(timeSeries.connection, config.rawLifetimeDays)
+      .then((rows) => rows && logger.info("Raw data past its lifetime deleted", { rows }))
+      .catch((error) => logger.error("Raw data pruning failed", { error }));
+  await prune();
+  const retention = setInterval(prune, 3_600_000);
 
   const customers = new CustomersService(database.db);
   const users = new UsersService(database.db);
@@ -94,6 +105,15 @@ export async function startPlatform(
       logger.error("Grid status evaluation failed", { error });
     }
   }, 20_000);
+  const customMonitoring = await startCustomMonitoring({
+    db: database.db,
+    cells,
+    allCustomerKeys: () => customers.allKeys(),
+    store: measurements,
+    connection: timeSeries.connection,
+    bus,
+    logger: logger.child({ module: "custom-monitoring" }),
+  });
 
   const identity = await createIdentity({
     publicUrl: config.publicUrl,
@@ -129,7 +149,7 @@ export async function startPlatform(
   app.route("/csm", customerRoutes(customers));
   app.route("/usm", userRoutes(users, customerKeyOf));
   app.route("/gsm", gridRoutes(database.db, customerKeyOf));
-  app.route("/evm", monitoringRoutes(gridStatus, customerKeyOf));
+  app.route("/evm", monitoringRoutes(gridStatus, customerKeyOf, customMonitoring));
   app.route(
     "/ingest",
     ingestionRoutes({ cells, store: measurements, rawLifetimeDays: config.rawLifetimeDays }),
@@ -142,8 +162,10 @@ export async function startPlatform(
     services: { db: database.db, customers, cells, measurements, aggregator },
     close: async () => {
       clearInterval(aggregation);
+      clearInterval(retention);
       clearInterval(monitor);
       await aggregator.flush().catch(() => undefined);
+      await customMonitoring.close();
       await identity.close();
       await timeSeries.close();
       await database.close();

@@ -23,6 +23,7 @@ export {
   worst,
 } from "./monitoring/grid_status.ts";
 export { LatestValues } from "./monitoring/latest.ts";
+export * from "./monitoring/custom_monitoring.ts";
 export {
   type ComplianceCounts,
   ComplianceError,

@@ -21,6 +21,14 @@ type Rule = (caller: Caller, target: Target) => number;
 
 const signedIn = (caller: Caller) => caller !== "anonymous";
 const superRole = (caller: Caller) => caller === "super-user" || caller === "super-admin";
+/** Holders of app:grid-monitoring:admin (or the super-admin role). */
+const monitoringAdmin = (caller: Caller) =>
+  caller === "admin" || caller === "super-admin" || caller === "other-admin";
+/** Every demo account holds app:grid-monitoring; ids in the matrix name no request or trigger. */
+const monitoringRead = (c: Caller) => (signedIn(c) ? 404 : 401);
+const monitoringWrite = (c: Caller) => (!signedIn(c) ? 401 : monitoringAdmin(c) ? 404 : 403);
+/** A node id that exists nowhere: the node lookup answers 404 to everybody allowed to ask. */
+const NO_NODE = "00000000-0000-4000-8000-000000000000";
 
 /** Expected status per route ("METHOD /path" as Hono lists it). */
 const EXPECTED: Record<string, Rule> = {
@@ -40,6 +48,16 @@ const EXPECTED: Record<string, Rule> = {
   "PATCH /usm/users/current/:id": (c, t) => (!signedIn(c) ? 401 : t === "own" ? 200 : 404),
   "GET /gsm/grid-structure/hv-mv-station-groups": (c) => (signedIn(c) ? 200 : 401),
   "GET /evm/grid-monitoring/grid-status": (c) => (signedIn(c) ? 200 : 401),
+  "GET /evm/custom-monitoring/requests": (c) => (signedIn(c) ? 200 : 401),
+  "POST /evm/custom-monitoring/requests": monitoringRead,
+  "GET /evm/custom-monitoring/requests/:id": monitoringRead,
+  "POST /evm/custom-monitoring/requests/:id/stop": monitoringRead,
+  "GET /evm/custom-monitoring/requests/:id/values": monitoringRead,
+  "GET /evm/custom-monitoring/triggers": (c) => (signedIn(c) ? 200 : 401),
+  "POST /evm/custom-monitoring/triggers": monitoringWrite,
+  "GET /evm/custom-monitoring/triggers/:id": monitoringRead,
+  "PUT /evm/custom-monitoring/triggers/:id": monitoringWrite,
+  "DELETE /evm/custom-monitoring/triggers/:id": monitoringWrite,
   // User tokens are not cell credentials: the ingestion protocol refuses every one of them.
   "POST /ingest/v1/batches": () => 401,
 };
@@ -53,6 +71,19 @@ const QUERIES: Record<string, string> = {
 const BODIES: Record<string, unknown> = {
   "PATCH /usm/users/current/:id": { language: "en" },
   "POST /ingest/v1/batches": { measurements: [] },
+  "POST /evm/custom-monitoring/requests": { node_id: NO_NODE, duration_min: 5 },
+  "POST /evm/custom-monitoring/triggers": {
+    node_id: NO_NODE,
+    delta_lv_a: 50,
+    delta_mv_a: 20,
+    duration_min: 5,
+  },
+  "PUT /evm/custom-monitoring/triggers/:id": {
+    delta_lv_a: 50,
+    delta_mv_a: 20,
+    duration_min: 5,
+    enabled: true,
+  },
 };
 
 Deno.test({
