@@ -30,6 +30,7 @@ import {
   serveWebApp,
 } from "./modules/kernel/mod.ts";
 import { userRoutes, UsersService } from "./modules/users/mod.ts";
+import type { DuckDBConnection } from "@duckdb/node-api";
 import type { Hono } from "hono";
 import pkg from "./package.json" with { type: "json" };
 
@@ -57,6 +58,8 @@ export interface Platform {
   /** Services the demo simulator and the tests drive directly. */
   services: {
     db: Db;
+    /** The DuckDB connection for queries (never inside an ingestion transaction). */
+    analytics: DuckDBConnection;
     customers: CustomersService;
     cells: CellsService;
     measurements: MeasurementStore;
@@ -159,7 +162,14 @@ export async function startPlatform(
   return {
     app,
     config,
-    services: { db: database.db, customers, cells, measurements, aggregator },
+    services: {
+      db: database.db,
+      analytics: timeSeries.connection,
+      customers,
+      cells,
+      measurements,
+      aggregator,
+    },
     close: async () => {
       clearInterval(aggregation);
       clearInterval(retention);

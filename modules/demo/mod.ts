@@ -10,7 +10,12 @@ import type { Db, Logger } from "../kernel/mod.ts";
 import type { UsersService } from "../users/mod.ts";
 import { seedDemoGrid } from "./grid.ts";
 
-export { type DemoSimulationDeps, startDemoSimulation } from "./simulation.ts";
+export {
+  backfill,
+  demoSimCells,
+  type DemoSimulationDeps,
+  startDemoSimulation,
+} from "./simulation.ts";
 
 export const DEMO_CUSTOMER = "demo-ew";
 export const OTHER_CUSTOMER = "sw-beispiel";
