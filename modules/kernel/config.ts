@@ -26,6 +26,9 @@ const configSchema = z.object({
   ACCESS_TOKEN_TTL: z.coerce.number().int().min(70).max(86400).default(3600),
   SIMULATOR: booleanFlag.default(true),
   SIMULATOR_BACKFILL_DAYS: z.coerce.number().int().min(0).max(30).default(14),
+  DUCKDB_MEMORY_LIMIT: z.string().regex(/^\d+(MB|GB)$/, "must look like 384MB or 2GB").default(
+    "384MB",
+  ),
   RAW_LIFETIME_DAYS: z.coerce.number().int().min(1).max(400).default(30),
   SESSION_INACTIVITY_MINUTES: z.coerce.number().int().min(0).max(1440).default(30),
 });
@@ -46,6 +49,8 @@ export interface AppConfig {
   simulator: boolean;
   /** Days of history the simulator fills in before it goes live. */
   simulatorBackfillDays: number;
+  /** DuckDB's buffer pool limit (it spills to disk beyond it). */
+  duckdbMemoryLimit: string;
   /** Days 20-s raw measurements are kept (the spec's "data lifetime"); older batches are refused. */
   rawLifetimeDays: number;
   /** Minutes without input before the web app shows the session dialog (0 disables). */
@@ -90,6 +95,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     accessTokenTtl: c.ACCESS_TOKEN_TTL,
     sessionInactivityMinutes: c.SESSION_INACTIVITY_MINUTES,
     rawLifetimeDays: c.RAW_LIFETIME_DAYS,
+    duckdbMemoryLimit: c.DUCKDB_MEMORY_LIMIT,
     simulator: c.SIMULATOR,
     simulatorBackfillDays: c.SIMULATOR_BACKFILL_DAYS,
     externalOidc: c.OIDC_ISSUER
