@@ -129,6 +129,26 @@ Deno.test({
       });
 
       await t.step(
+        "a storage failure (e.g. disk full) answers 503 and the retry is stored",
+        async () => {
+          const { measurements } = platform.services;
+          const append = measurements.append.bind(measurements);
+          measurements.append = () =>
+            Promise.reject(new Error("IO Error: No space left on device"));
+          const retried = { measurements: [measurement(ts - 40_000, 1, "L1", 232)] };
+          try {
+            const res = await post(platform, credential, retried);
+            assert.equal(res.status, 503);
+            assert.equal(res.body.key, "common.serviceUnavailable");
+          } finally {
+            measurements.append = append;
+          }
+          const again = await post(platform, credential, retried);
+          assert.deepEqual([again.status, again.body.accepted], [200, 1]);
+        },
+      );
+
+      await t.step(
         "a rotated credential stops working at once, a revoked cell is refused",
         async () => {
           const next = await cells.rotateCredential(cell!.id);
