@@ -37,7 +37,12 @@ export const DDL = [
     cell_id VARCHAR NOT NULL, ts TIMESTAMP NOT NULL, module UTINYINT NOT NULL, channel UTINYINT NOT NULL,
     kind VARCHAR NOT NULL, value DOUBLE NOT NULL,
     PRIMARY KEY (cell_id, ts, module, channel))`,
+  // Added after the first release: existing files get the columns, new ones too (same order).
+  `ALTER TABLE voltage_events ADD COLUMN IF NOT EXISTS kind VARCHAR`,
+  `ALTER TABLE voltage_events ADD COLUMN IF NOT EXISTS table_cell VARCHAR`,
   // Staging tables: filled by appenders and emptied within the same transaction.
   `CREATE TABLE IF NOT EXISTS voltage_events_stage AS SELECT * FROM voltage_events LIMIT 0`,
   `CREATE TABLE IF NOT EXISTS io_states_stage AS SELECT * FROM io_states LIMIT 0`,
+  `ALTER TABLE voltage_events_stage ADD COLUMN IF NOT EXISTS kind VARCHAR`,
+  `ALTER TABLE voltage_events_stage ADD COLUMN IF NOT EXISTS table_cell VARCHAR`,
 ];

@@ -141,6 +141,8 @@ export class MeasurementStore {
           stage.appendFloat(e.extremePct);
           appendFloatOrNull(stage, e.deltaUPct ?? NaN);
           appendTextOrNull(stage, e.trace);
+          stage.appendVarchar(e.kind);
+          appendTextOrNull(stage, e.tableCell);
           stage.endRow();
           // A flag may change the aggregate of every slot the event overlaps.
           for (let slot = e.start - (e.start % SLOT_MS); slot <= e.end; slot += SLOT_MS) {

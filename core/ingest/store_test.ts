@@ -129,7 +129,7 @@ Deno.test("Aggregator.flush() flags a slot overlapped by a voltage event of the 
   await withStore(async (store, agg, q) => {
     await store.append("C1", { measurements: [row(T0, 230), row(T0 + SLOT_MS, 230)] });
     await q(
-      `INSERT INTO voltage_events VALUES ('C1', 'e1', 'DIP', make_timestamp(${
+      `INSERT INTO voltage_events (cell_id, event_id, type, start_ts, end_ts, start_phase, end_phase, extreme_pct, delta_u_pct, rms_trace) VALUES ('C1', 'e1', 'DIP', make_timestamp(${
         (T0 + SLOT_MS + 5000) * 1000
       }),
       make_timestamp(${(T0 + SLOT_MS + 5300) * 1000}), 'L1', 'L1', 70, NULL, NULL)`,
@@ -152,6 +152,8 @@ Deno.test("MeasurementStore.append() stores events and I/O states once and flags
       extremePct: 62,
       deltaUPct: null,
       trace: null,
+      kind: "DIP",
+      tableCell: "80-70/200-500ms",
     };
     const io = { ts: T0, module: 1, channel: 2, kind: "DI" as const, value: 1 };
     const batch = { measurements: [row(T0, 230)], events: [event], io: [io] };
@@ -176,6 +178,8 @@ Deno.test("MeasurementStore.append() leaves nothing of a batch behind when its t
       extremePct: 50,
       deltaUPct: null,
       trace: null,
+      kind: "DIP",
+      tableCell: "80-70/200-500ms",
     };
     await q("DROP TABLE io_states"); // the I/O insert now fails after the event insert
     const io = { ts: T0, module: 1, channel: 1, kind: "DI" as const, value: 0 };

@@ -2,6 +2,7 @@
  * Validation of the device-detected voltage events and I/O states of a batch
  * (docs/ingestion-protocol.md). Records are refused one by one, like measurements.
  */
+import { classifyEvent, type DeviceEventRecord, EventValidationError } from "../events/mod.ts";
 import { parseUtc, PROTOCOL_LIMITS, type Rejection, type ValidationContext } from "./validate.ts";
 
 export const EVENT_TYPES = ["DIP", "SWELL", "INTERRUPTION", "RVC", "MSV"] as const;
@@ -32,6 +33,10 @@ export interface EventRow {
   deltaUPct: number | null;
   /** JSON of `{ interval_ms, values_pct }`, kept as uploaded for the event screens. */
   trace: string | null;
+  /** What the platform classifies it as (EN 50160 tables), e.g. `INTERRUPTION_SHORT`. */
+  kind: string;
+  /** The dip or swell table cell, `row/column` (e.g. `70-40/200-500ms`), or null. */
+  tableCell: string | null;
 }
 
 /** An accepted I/O state. */
@@ -101,9 +106,20 @@ export function validateEvents(
         );
       if (!ok) return fail("rms_trace", "ingest.invalidTrace");
     }
+    let classified;
+    try {
+      classified = classifyEvent(record as unknown as DeviceEventRecord);
+    } catch (error) {
+      if (error instanceof EventValidationError) {
+        return fail(error.field, "ingest.eventInconsistent");
+      }
+      throw error;
+    }
     rows.push({
       id,
       type: type as EventType,
+      kind: classified.kind,
+      tableCell: classified.cell ? `${classified.cell.row}/${classified.cell.column}` : null,
       start: startMs,
       end: endMs,
       startPhase: (record.start_phase as string | undefined) ?? null,

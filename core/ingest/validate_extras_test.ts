@@ -45,3 +45,17 @@ Deno.test("validateIo() accepts digital 0/1 and analog values and refuses a digi
   assert.equal(rows.length, 2);
   assert.deepEqual(rejected.map((r) => [r.index, r.field]), [[2, "value"], [3, "module"]]);
 });
+
+Deno.test("validateEvents() classifies by the EN 50160 tables and refuses a self-contradicting event", () => {
+  const { rows, rejected } = validateEvents([
+    dip,
+    { ...dip, id: "evt-2", extreme_pct: 3 },
+    { ...dip, id: "evt-3", type: "SWELL", extreme_pct: 100 },
+  ], ctx);
+  assert.deepEqual(rows.map((r) => [r.id, r.kind, r.tableCell]), [
+    ["evt-1", "DIP", rows[0]!.tableCell],
+    ["evt-2", "INTERRUPTION_SHORT", null],
+  ]);
+  assert.ok(rows[0]!.tableCell?.includes("/"), "a dip sits in a cell of the dip table");
+  assert.deepEqual(rejected.map((r) => [r.index, r.key]), [[2, "ingest.eventInconsistent"]]);
+});
