@@ -1,36 +1,12 @@
 import assert from "node:assert/strict";
+import { assertRejectsWith, event } from "./_test_fixtures.ts";
 import { classifyEvent } from "./classify.ts";
-import { type DeviceEventRecord, EventValidationError } from "./record.ts";
+import type { DeviceEventRecord } from "./record.ts";
 import { DIP_COLUMNS, DIP_ROWS, SWELL_COLUMNS, SWELL_ROWS } from "./tables.ts";
 
-const START = "2026-11-22T08:59:41.120Z";
-
-/** A valid DIP record lasting `durationMs`, with fields replaced by `fields`. */
-function event(
-  durationMs: number,
-  fields: Partial<DeviceEventRecord> = {},
-): DeviceEventRecord {
-  return {
-    id: "evt-1",
-    type: "DIP",
-    start: START,
-    end: new Date(Date.parse(START) + durationMs).toISOString(),
-    start_phase: "L1",
-    end_phase: "L2",
-    extreme_pct: 62.3,
-    delta_u_pct: null,
-    ...fields,
-  };
-}
-
-/** Asserts that classifying `record` throws the named field's error with `message`. */
+/** Asserts that the check throws the named field's error with `message`. */
 function assertRejects(record: DeviceEventRecord, field: string, message: string): void {
-  assert.throws(() => classifyEvent(record), (error: unknown) => {
-    assert.ok(error instanceof EventValidationError);
-    assert.equal(error.field, field);
-    assert.equal(error.message, message);
-    return true;
-  });
+  assertRejectsWith(classifyEvent, record, field, message);
 }
 
 const DIP_RESIDUALS = [85, 75, 62, 20];

@@ -1,34 +1,10 @@
 import assert from "node:assert/strict";
+import { assertRejectsWith, event, START } from "./_test_fixtures.ts";
 import { type DeviceEventRecord, EventValidationError, validateEventRecord } from "./record.ts";
 
-const START = "2026-11-22T08:59:41.120Z";
-
-/** A valid DIP record lasting `durationMs`, with fields replaced by `fields`. */
-function event(
-  durationMs: number,
-  fields: Partial<DeviceEventRecord> = {},
-): DeviceEventRecord {
-  return {
-    id: "evt-1",
-    type: "DIP",
-    start: START,
-    end: new Date(Date.parse(START) + durationMs).toISOString(),
-    start_phase: "L1",
-    end_phase: "L2",
-    extreme_pct: 62.3,
-    delta_u_pct: null,
-    ...fields,
-  };
-}
-
-/** Asserts that validating `record` throws the named field's error with `message`. */
+/** Asserts that the check throws the named field's error with `message`. */
 function assertRejects(record: DeviceEventRecord, field: string, message: string): void {
-  assert.throws(() => validateEventRecord(record), (error: unknown) => {
-    assert.ok(error instanceof EventValidationError);
-    assert.equal(error.field, field);
-    assert.equal(error.message, message);
-    return true;
-  });
+  assertRejectsWith(validateEventRecord, record, field, message);
 }
 
 Deno.test("validateEventRecord() parses times to epoch ms and keeps whole-second times", () => {
