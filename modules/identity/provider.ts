@@ -82,7 +82,12 @@ export async function startProvider(deps: ProviderDeps): Promise<RunningProvider
   return {
     port,
     provider,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        // The /oidc proxy keeps connections alive; without this, close waits for their timeout.
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -1,0 +1,70 @@
+/**
+ * The local limit of our schema: core's chunk writer (`appendRows`) feeding the DuckDB
+ * appender of `raw_measurements` in a file-backed database, one transaction per tick of
+ * 5,000 cells (120k rows), as a group commit of every cell's batch would write it.
+ */
+import { appendRows } from "../../core/ingest/chunk_writer.ts";
+import { DDL } from "../../core/ingest/schema.ts";
+import type { MeasurementRow } from "../../core/ingest/validate.ts";
+import { allocateColumns, generateColumns, WINDOW_MS } from "../../core/simulator/mod.ts";
+import { openTimeSeriesStore } from "../../core/mod.ts";
+import { platformMemoryLimit } from "./lib/duck.ts";
+import type { Sizes } from "./lib/options.ts";
+import { atMost, type Result } from "./lib/report.ts";
+import { perSecond, summarize } from "./lib/stats.ts";
+import { collect, timeOnce } from "./lib/timing.ts";
+import { FIXED_START, lvgridCell, rowsByCell, SEED } from "./lib/workload.ts";
+
+/** Rows of one tick of `cells` with their series ids (cell x 24 + feeder x 4 + probe). */
+function tickRows(cells: ReturnType<typeof lvgridCell>[], window: number) {
+  const cols = allocateColumns(cells.length * 24);
+  const count = generateColumns(cells, FIXED_START + window * WINDOW_MS, SEED, cols);
+  const rows: MeasurementRow[] = [];
+  const ids: number[] = [];
+  for (const [cell, list] of rowsByCell(cols, count)) {
+    for (const row of list) {
+      rows.push(row);
+      ids.push(cell * 24 + (row.feeder - 1) * 4 + row.phase + 1);
+    }
+  }
+  return { rows, ids, indexes: rows.map((_, k) => k) };
+}
+
+/** Appends `sizes.appenderTicks` ticks and reports rows/s and the commit time per tick. */
+export async function benchAppender(dir: string, sizes: Sizes): Promise<Result[]> {
+  const store = await openTimeSeriesStore(`${dir}/appender`, platformMemoryLimit());
+  const c = store.connection;
+  try {
+    for (const statement of DDL) await c.run(statement);
+    const cells = Array.from({ length: sizes.appenderTickRows / 24 }, (_, k) => lvgridCell(k));
+    const samples = await collect(async (run) => {
+      const tick = tickRows(cells, run + 1);
+      return await timeOnce(async () => {
+        await c.run("BEGIN TRANSACTION");
+        const appender = await c.createAppender("raw_measurements");
+        appendRows(appender, tick.ids, tick.rows, tick.indexes);
+        appender.flushSync();
+        appender.closeSync();
+        await c.run("COMMIT");
+      });
+    }, { warmup: 1, repeats: sizes.appenderTicks });
+    const total = samples.reduce((a, b) => a + b, 0);
+    const rate = perSecond(sizes.appenderTickRows * sizes.appenderTicks, total);
+    return [
+      {
+        name: "DuckDB appender via core chunk writer, raw_measurements on disk",
+        value: rate,
+        unit: "rows/s",
+        basis: { kind: "engine", rowsPerSec: rate },
+      },
+      {
+        name: `Storage floor: one tick of ${sizes.appenderTickRows / 24} cells in one commit, p99`,
+        value: summarize(samples).p99,
+        unit: "ms",
+        target: atMost(250, "<= 250 ms (tick commit)"),
+      },
+    ];
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * EN 50160 over one ISO week from stored 10-minute means: one node through `nodeCompliance`
+ * (query + evaluation), and N nodes loaded with `loadComplianceInput`, evaluated with
+ * `evaluateCompliance` alone, and loaded and evaluated node after node as a report would.
+ * The week of aggregates is generated in SQL (realistic levels, 0.2 % missing slots, a few
+ * flagged ones) because a week of raw data for 2,000 nodes would be 180M rows.
+ */
+import {
+  type ComplianceInput,
+  EN50160_LV,
+  evaluateCompliance,
+  isoWeekRange,
+  loadComplianceInput,
+  nodeCompliance,
+  openTimeSeriesStore,
+} from "../../core/mod.ts";
+import { DDL, HARMONIC_ORDERS } from "../../core/ingest/schema.ts";
+import { platformMemoryLimit } from "./lib/duck.ts";
+import type { Sizes } from "./lib/options.ts";
+import { atMost, type Result } from "./lib/report.ts";
+import { summarize } from "./lib/stats.ts";
+import { timeOnce, timeRepeated } from "./lib/timing.ts";
+
+const WEEK = isoWeekRange(2026, 2);
+const node = (k: number) => ({
+  phases: [3 * k + 1, 3 * k + 2, 3 * k + 3],
+  nominalVoltage: 230,
+  nominalFrequency: 50 as const,
+});
+
+/**
+ * SQL filling agg_10min with one week of 3 phases for nodes `[first, first + count)`
+ * (deterministic noise).
+ */
+export function weekOfAggregatesSql(first: number, count: number): string {
+  const noise = (k: number) => `((hash(s, slot, ${k}) % 10000) / 10000.0)`;
+  const harmonics = HARMONIC_ORDERS.map((h, k) =>
+    `(${
+      EN50160_LV.harmonics.maxPct[h as keyof typeof EN50160_LV.harmonics.maxPct]
+    } * (0.2 + 0.4 * ${noise(20 + k)}))::FLOAT`
+  );
+  const day = "sin(2 * pi() * slot / 144)";
+  return `INSERT INTO agg_10min (series_id, slot, n, u_rms, u_min, u_max, i_rms, i_min, i_max,
+      p_mean, q_mean, pf_mean, thd_u, thd_i, f_mean, f_min, f_max, unbalance, pst_max, plt,
+      ${HARMONIC_ORDERS.map((h) => `h${h}`).join(", ")}, flagged)
+    SELECT s::INTEGER, make_timestamp(${WEEK.from.getTime() * 1000}::BIGINT + slot * 600000000), 30,
+      (230 + 8 * ${day} + 6 * ${noise(1)})::FLOAT, (226 + 8 * ${day})::FLOAT,
+      (236 + 8 * ${day})::FLOAT, (80 + 40 * ${noise(2)})::FLOAT, 40::FLOAT, 160::FLOAT,
+      (18 + 9 * ${noise(3)})::FLOAT, 2::FLOAT, 0.98::FLOAT, (3 + 1.5 * ${noise(4)})::FLOAT,
+      (8 + 4 * ${noise(5)})::FLOAT, 50::FLOAT, (49.97 + 0.02 * ${noise(6)})::FLOAT,
+      (50.01 + 0.02 * ${noise(7)})::FLOAT, (0.4 + 0.5 * ${noise(8)})::FLOAT,
+      (0.3 + 0.4 * ${noise(9)})::FLOAT, (0.3 + 0.3 * ${noise(10)})::FLOAT,
+      ${harmonics.join(", ")}, hash(s, slot, 99) % 1000 = 0
+    FROM range(${3 * first + 1}, ${3 * (first + count) + 1}) a(s), range(${WEEK.slotCount}) b(slot)
+    WHERE hash(s, slot, 98) % 500 <> 0`;
+}
+
+/** Writes the week of aggregates in chunks (one transaction of the PK index stays small). */
+async function writeWeek(run: (sql: string) => Promise<unknown>, nodes: number): Promise<void> {
+  for (let first = 0; first < nodes; first += 200) {
+    await run(weekOfAggregatesSql(first, Math.min(200, nodes - first)));
+  }
+}
+
+/** Loads and evaluates one week for 1 and `sizes.complianceNodes` nodes. */
+export async function benchCompliance(dir: string, sizes: Sizes): Promise<Result[]> {
+  const ts = await openTimeSeriesStore(`${dir}/en50160`, platformMemoryLimit());
+  const c = ts.connection;
+  try {
+    for (const statement of DDL) await c.run(statement);
+    const nodes = sizes.complianceNodes;
+    await writeWeek((sql) => c.run(sql), nodes);
+    const { from, to } = WEEK;
+    const one = summarize(
+      await timeRepeated(() => nodeCompliance(c, node(0), from, to), { warmup: 3, repeats: 20 }),
+    );
+    const inputs: ComplianceInput[] = [];
+    const loadMs = await timeOnce(async () => {
+      for (let k = 0; k < nodes; k++) inputs.push(await loadComplianceInput(c, node(k), from, to));
+    });
+    const evaluateMs = summarize(
+      await timeRepeated(() => inputs.forEach((input) => evaluateCompliance(input)), {
+        warmup: 1,
+        repeats: 3,
+      }),
+    ).p50;
+    inputs.length = 0;
+    const target = atMost(250, "<= 250 ms at 2,000 nodes");
+    const scaled = nodes < 2_000;
+    return [
+      {
+        name: "EN 50160 week, 1 node, nodeCompliance (query + evaluation), p50",
+        value: one.p50,
+        unit: "ms",
+      },
+      {
+        name: `EN 50160 week, ${nodes} nodes, evaluateCompliance only`,
+        value: evaluateMs,
+        unit: "ms",
+        target,
+        scaled,
+      },
+      {
+        name: `EN 50160 week, ${nodes} nodes, loadComplianceInput only`,
+        value: loadMs,
+        unit: "ms",
+      },
+      {
+        name: `EN 50160 week, ${nodes} nodes, load + evaluate`,
+        value: loadMs + evaluateMs,
+        unit: "ms",
+        target,
+        scaled,
+      },
+    ];
+  } finally {
+    await ts.close();
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Web worker playing the cells: generates the batches of a job (untimed), then posts them to
+ * `POST /ingest/v1/batches` with bounded concurrency and reports the time the sending took.
+ * Runs off the server's thread so that the server keeps its own core, as remote cells would.
+ */
+/// <reference lib="deno.worker" />
+import { generateBatch, type SimCell } from "../../core/simulator/mod.ts";
+import { mapBounded } from "./lib/timing.ts";
+import { mergeBatches, SEED } from "./lib/workload.ts";
+
+/** One job: every cell sends `windows` (epoch ms starts) as one batch per cell. */
+export interface IngestJob {
+  baseUrl: string;
+  cells: SimCell[];
+  windows: number[];
+  concurrency: number;
+  /** Cells whose bodies are generated before a timed sending starts (bounds memory). */
+  cellsPerChunk: number;
+}
+
+/** What a job did. */
+export interface IngestStats {
+  requests: number;
+  rows: number;
+  accepted: number;
+  duplicates: number;
+  /** Final responses by status code. */
+  statuses: Record<string, number>;
+  /** Answers of 500 and above that the cell retried, as the protocol says it must. */
+  retries: number;
+  /** Wall time of the sending only (ms). */
+  sendMs: number;
+  /** Time of each request (ms). */
+  latencies: number[];
+}
+
+/** Attempts per batch: a cell retries answers of 500 and above with the same body. */
+const MAX_ATTEMPTS = 5;
+
+async function post(baseUrl: string, credential: string, body: string) {
+  const res = await fetch(`${baseUrl}/ingest/v1/batches`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${credential}` },
+    body,
+  });
+  const answer = await res.json() as { accepted?: number; duplicates?: number };
+  return { status: res.status, accepted: answer.accepted ?? 0, duplicates: answer.duplicates ?? 0 };
+}
+
+async function runJob(job: IngestJob): Promise<IngestStats> {
+  const stats: IngestStats = {
+    requests: 0,
+    rows: 0,
+    accepted: 0,
+    duplicates: 0,
+    statuses: {},
+    retries: 0,
+    sendMs: 0,
+    latencies: [],
+  };
+  for (let first = 0; first < job.cells.length; first += job.cellsPerChunk) {
+    const bodies: { credential: string; body: string }[] = [];
+    for (const cell of job.cells.slice(first, first + job.cellsPerChunk)) {
+      const batch = mergeBatches(
+        job.windows.flatMap((w) => generateBatch(cell, w, SEED) ?? []),
+      );
+      if (!batch) continue;
+      stats.rows += batch.measurements.length;
+      bodies.push({ credential: cell.credential, body: JSON.stringify(batch) });
+    }
+    const start = performance.now();
+    await mapBounded(bodies, job.concurrency, async ({ credential, body }) => {
+      const sent = performance.now();
+      let answer = await post(job.baseUrl, credential, body);
+      for (let attempt = 1; answer.status >= 500 && attempt < MAX_ATTEMPTS; attempt++) {
+        stats.retries++;
+        answer = await post(job.baseUrl, credential, body);
+      }
+      stats.latencies.push(performance.now() - sent);
+      stats.requests++;
+      stats.accepted += answer.accepted;
+      stats.duplicates += answer.duplicates;
+      stats.statuses[answer.status] = (stats.statuses[answer.status] ?? 0) + 1;
+    });
+    stats.sendMs += performance.now() - start;
+  }
+  return stats;
+}
+
+self.onmessage = async (event: MessageEvent<IngestJob>) => {
+  try {
+    self.postMessage({ ok: true, stats: await runJob(event.data) });
+  } catch (error) {
+    self.postMessage({ ok: false, error: String(error) });
+  }
+};

@@ -1,0 +1,164 @@
+/**
+ * End-to-end ingest through the real cell protocol: HTTP, credential check, validation, one
+ * DuckDB transaction per batch and the durable acknowledgement, on a platform served on
+ * 127.0.0.1. The cells run in a worker; only the sending is timed. Two shapes: one window per
+ * batch (a cell sending live) and 30 windows per batch (a gateway or a catching-up cell).
+ */
+import { WINDOW_MS } from "../../core/simulator/mod.ts";
+import type { IngestJob, IngestStats } from "./ingest_client.ts";
+import { realTimeFactor, rowsPerTick, type Sizes } from "./lib/options.ts";
+import type { BenchPlatform } from "./lib/platform.ts";
+import { atLeast, atMost, ratioAtLeast, type Result } from "./lib/report.ts";
+import { perSecond, summarize } from "./lib/stats.ts";
+
+/** Sends jobs to one worker, one at a time. */
+class CellWorker {
+  readonly #worker = new Worker(new URL("./ingest_client.ts", import.meta.url), {
+    type: "module",
+  });
+
+  run(job: IngestJob): Promise<IngestStats> {
+    return new Promise((resolve, reject) => {
+      this.#worker.onmessage = (event) => {
+        const data = event.data as { ok: true; stats: IngestStats } | { ok: false; error: string };
+        if (data.ok) resolve(data.stats);
+        else reject(new Error(`Cannot run the cells: ${data.error}`));
+      };
+      this.#worker.postMessage(job);
+    });
+  }
+
+  terminate(): void {
+    this.#worker.terminate();
+  }
+}
+
+/** Fails when a job was not stored completely: a partial ingest would flatter the figures. */
+function checkComplete(label: string, stats: IngestStats): void {
+  if (stats.accepted !== stats.rows || stats.statuses["200"] !== stats.requests) {
+    throw new Error(
+      `Cannot trust ${label}: ${stats.accepted} of ${stats.rows} rows accepted, statuses ${
+        JSON.stringify(stats.statuses)
+      }`,
+    );
+  }
+}
+
+/** Times the aggregation the platform runs on its own timer while the cells send. */
+function watchAggregation(bench: BenchPlatform): { ms: number; runs: number } {
+  const aggregator = bench.platform.services.aggregator;
+  const flush = aggregator.flush.bind(aggregator);
+  const seen = { ms: 0, runs: 0 };
+  aggregator.flush = async (now?: number) => {
+    const start = performance.now();
+    const slots = await flush(now);
+    if (slots > 0) {
+      seen.ms += performance.now() - start;
+      seen.runs++;
+    }
+    return slots;
+  };
+  return seen;
+}
+
+/** Measures both batch shapes for `sizes.ingestCells` cells; returns the table rows. */
+export async function benchIngestHttp(bench: BenchPlatform, sizes: Sizes): Promise<Result[]> {
+  const worker = new CellWorker();
+  const aggregation = watchAggregation(bench);
+  const cells = bench.cells;
+  const scaled = cells.length < 5_000;
+  const job = (windows: number[], cellsPerChunk = cells.length): IngestJob => ({
+    baseUrl: bench.baseUrl,
+    cells,
+    windows,
+    concurrency: sizes.concurrency,
+    cellsPerChunk,
+  });
+  // Oldest first, so every series only moves forward: warm-up, ticks, then 30-window batches.
+  const now = Math.floor(Date.now() / WINDOW_MS) * WINDOW_MS;
+  const perBatch = sizes.ingestWindowsPerBatch;
+  const multiStart = now - perBatch * sizes.ingestRounds * WINDOW_MS;
+  const tickStart = multiStart - sizes.ingestTicks * WINDOW_MS;
+  try {
+    checkComplete("the warm-up", await worker.run(job([tickStart - WINDOW_MS])));
+    const ticks: IngestStats[] = [];
+    for (let t = 0; t < sizes.ingestTicks; t++) {
+      const stats = await worker.run(job([tickStart + t * WINDOW_MS]));
+      checkComplete(`tick ${t}`, stats);
+      ticks.push(stats);
+    }
+    const rounds: IngestStats[] = [];
+    for (let r = 0; r < sizes.ingestRounds; r++) {
+      const first = multiStart + r * perBatch * WINDOW_MS;
+      const windows = Array.from({ length: perBatch }, (_, w) => first + w * WINDOW_MS);
+      const stats = await worker.run(job(windows, 200));
+      checkComplete(`round ${r}`, stats);
+      rounds.push(stats);
+    }
+    const rate = (list: IngestStats[]) =>
+      perSecond(
+        list.reduce((a, s) => a + s.accepted, 0),
+        list.reduce((a, s) => a + s.sendMs, 0),
+      );
+    const single = rate(ticks);
+    const multi = rate(rounds);
+    const n = cells.length;
+    const latency = summarize(ticks.flatMap((s) => s.latencies));
+    const retries = [...ticks, ...rounds].reduce((a, s) => a + s.retries, 0);
+    console.log(
+      `  ingest: ${n} cells, ${sizes.ingestTicks} ticks + ${sizes.ingestRounds} x ${perBatch} ` +
+        `windows; request p50 ${latency.p50.toFixed(1)} ms, p99 ${latency.p99.toFixed(1)} ms ` +
+        `(1 window); ${retries} retried answers >= 500; aggregation ran ${aggregation.runs} times, ${
+          (aggregation.ms / 1000).toFixed(1)
+        } s, during the ingest`,
+    );
+    const engine = ratioAtLeast(0.1, ">= 0.1 x engine");
+    return [
+      {
+        name: `HTTP ingest, 1 window/batch, ${n} cells`,
+        value: single,
+        unit: "rows/s",
+        key: "ingest.single",
+        basis: { kind: "engine", rowsPerSec: single },
+        target: engine,
+      },
+      {
+        name: `  real-time factor at ${n} cells, 1 window/batch`,
+        value: realTimeFactor(single, n),
+        unit: "x",
+        target: atLeast(50, ">= 50 x at 5,000 cells"),
+        scaled,
+      },
+      {
+        name: `  tick of ${n} cells (${rowsPerTick(n) / 1000}k rows) over HTTP, p99`,
+        value: summarize(ticks.map((s) => s.sendMs)).p99,
+        unit: "ms",
+        target: atMost(250, "<= 250 ms at 5,000 cells"),
+        scaled,
+      },
+      {
+        name: `HTTP ingest, ${perBatch} windows/batch, ${n} cells`,
+        value: multi,
+        unit: "rows/s",
+        key: "ingest.multi",
+        basis: { kind: "engine", rowsPerSec: multi },
+        target: engine,
+      },
+      {
+        name: `  real-time factor at ${n} cells, ${perBatch} windows/batch`,
+        value: realTimeFactor(multi, n),
+        unit: "x",
+        target: atLeast(50, ">= 50 x at 5,000 cells"),
+        scaled,
+      },
+      {
+        name: `  real-time factor at 20,000 cells (extrapolated), ${perBatch} windows/batch`,
+        value: realTimeFactor(multi, 20_000),
+        unit: "x",
+        target: atLeast(10, ">= 10 x at 20,000 cells"),
+      },
+    ];
+  } finally {
+    worker.terminate();
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The whole platform in-process for the HTTP benchmarks: `startPlatform` on a temporary data
+ * directory (PGlite, DuckDB file), served by `Deno.serve` on 127.0.0.1 with an ephemeral port,
+ * and an LVGRID structure of N nodes with one registered, installed cell each, owned by the
+ * demo's second utility (so the grid status holds exactly those N nodes).
+ */
+import { type Platform, startPlatform } from "../../../main.ts";
+import { OTHER_ADMIN, OTHER_CUSTOMER } from "../../../modules/demo/mod.ts";
+import { createStructure } from "../../../modules/grid/mod.ts";
+import { createLogger, loadConfig } from "../../../modules/kernel/mod.ts";
+import type { SimCell } from "../../../core/simulator/mod.ts";
+import { loginWithPassword } from "../../../tests/helpers/oidc_login.ts";
+import { lvgridCell, lvgridStructure } from "./workload.ts";
+
+/** Issuer and audience of the tokens; logins run in-process against this base URL. */
+const PUBLIC_URL = "http://gw.bench";
+/** How long `close` waits for the platform to stop. */
+const CLOSE_WAIT_MS = 10_000;
+
+/** A served platform with N measuring cells ready to send. */
+export interface BenchPlatform {
+  platform: Platform;
+  baseUrl: string;
+  cells: SimCell[];
+  /** Seconds spent creating the structure and registering the cells. */
+  setupSeconds: number;
+  /** An access token of the customer's administrator, taken at start (see `close`). */
+  token: string;
+  /**
+   * Stops the server and the platform, waiting at most `CLOSE_WAIT_MS`: after a login the
+   * platform's close waits minutes for the identity provider's idle keep-alive connection
+   * (modules/identity/provider.ts), and the rest of it then finishes in the background.
+   */
+  close(): Promise<void>;
+}
+
+/** Starts the platform in `dataDir` and prepares `cellCount` LVGRID cells. */
+export async function startBenchPlatform(
+  dataDir: string,
+  cellCount: number,
+): Promise<BenchPlatform> {
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PUBLIC_URL,
+    LOG_LEVEL: "error",
+    DEMO_SEED: "true",
+    SIMULATOR: "false",
+  });
+  const platform = await startPlatform(config, createLogger("error"));
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    platform.app.fetch,
+  );
+  const started = performance.now();
+  const { customers, cells: registry, db } = platform.services;
+  const customer = await customers.getByConnection(OTHER_CUSTOMER);
+  if (!customer) {
+    throw new Error(`Cannot prepare the benchmark: customer ${OTHER_CUSTOMER} is missing`);
+  }
+  const nodeIds = await createStructure(db, customer.key, lvgridStructure(cellCount));
+  const cells: SimCell[] = [];
+  for (let k = 0; k < cellCount; k++) {
+    const template = lvgridCell(k);
+    const nodeName = `${template.nodeKind === "MV_LV_STATION" ? "TS" : "CAB"} bench ${k}`;
+    const serial = `BENCH-${String(k).padStart(7, "0")}`;
+    const { cellId, credential } = await registry.register(customer.key, serial);
+    await registry.install(cellId, nodeIds.get(nodeName)!);
+    cells.push({ ...template, cellId, credential });
+  }
+  const setupSeconds = (performance.now() - started) / 1000;
+  const fetchApp = (req: Request) => Promise.resolve(platform.app.fetch(req));
+  // Logged in early: the provider's connection is then long idle when the platform closes.
+  const tokens = await loginWithPassword(
+    fetchApp,
+    PUBLIC_URL,
+    OTHER_ADMIN.email,
+    OTHER_ADMIN.password,
+  );
+  return {
+    platform,
+    baseUrl: `http://127.0.0.1:${server.addr.port}`,
+    cells,
+    setupSeconds,
+    token: tokens.access_token,
+    close: async () => {
+      await server.shutdown();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const closed = await Promise.race([
+        platform.close().then(() => true),
+        new Promise<false>((resolve) => timer = setTimeout(() => resolve(false), CLOSE_WAIT_MS)),
+      ]);
+      clearTimeout(timer);
+      if (!closed) {
+        console.log(
+          `  platform.close() still waiting after ${CLOSE_WAIT_MS / 1000} s ` +
+            "(identity provider keep-alive); it finishes in the background",
+        );
+      }
+    },
+  };
+}

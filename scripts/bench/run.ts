@@ -1,0 +1,107 @@
+/**
+ * The benchmarks of /work/shared/guide/quality.md in one run, on file-backed databases in a
+ * temporary directory, with the simulator's fixed seed:
+ *
+ *   npx deno run -A scripts/bench/run.ts [--quick]
+ *
+ * The run first calibrates the machine (engine limit and scan bandwidth) and prints every
+ * figure absolute and as a ratio to those, then one closing table with the targets. `--quick`
+ * shrinks the workloads about tenfold (under 2 minutes). Missed targets never fail the run;
+ * the exit code is 1 only when a benchmark could not run.
+ */
+import { benchAggregation } from "./aggregation.ts";
+import { benchAppender } from "./appender.ts";
+import { calibrate } from "./calibration.ts";
+import { benchCompliance } from "./en50160.ts";
+import { benchGridStatus, benchGridStatusHttp } from "./grid_status.ts";
+import { benchIngestHttp } from "./ingest_http.ts";
+import { comparisons } from "./lib/compare.ts";
+import { RssSampler } from "./lib/memory.ts";
+import { sizesFor } from "./lib/options.ts";
+import { startBenchPlatform } from "./lib/platform.ts";
+import { atMost, type Result, resultTable } from "./lib/report.ts";
+import { benchPostgres } from "./postgres.ts";
+
+const quick = Deno.args.includes("--quick");
+const sizes = sizesFor(quick);
+const dir = await Deno.makeTempDir({ prefix: "gridwatch-bench-" });
+const sampler = new RssSampler();
+const results: Result[] = [];
+const failures: string[] = [];
+const MB = 1024 * 1024;
+
+/** Runs one benchmark as a named memory phase; a failure is reported and the run goes on. */
+async function step(name: string, fn: () => Promise<Result[]>): Promise<void> {
+  console.log(`> ${name}`);
+  sampler.phase(name);
+  const start = performance.now();
+  try {
+    results.push(...await fn());
+  } catch (error) {
+    failures.push(`${name}: ${(error as Error).message}`);
+    console.error(`  FAILED: ${(error as Error).stack ?? error}`);
+  }
+  sampler.sample();
+  console.log(
+    `  ${((performance.now() - start) / 1000).toFixed(1)} s, peak RSS ${
+      (sampler.peakOf(name) / MB).toFixed(0)
+    } MB`,
+  );
+}
+
+const started = performance.now();
+console.log(
+  `GridWatch benchmarks (${quick ? "quick" : "full"}), ${new Date().toISOString()}, ` +
+    `${navigator.hardwareConcurrency} CPUs, ${
+      (Deno.systemMemoryInfo().total / 1024 ** 3).toFixed(1)
+    } GiB RAM, deno ${Deno.version.deno}, data in ${dir}`,
+);
+try {
+  console.log("> calibration");
+  sampler.phase("calibration");
+  const { calibration, results: calibrationRows } = await calibrate(dir, sizes);
+  results.push(...calibrationRows);
+  const ingestPhase = `HTTP ingest, ${sizes.ingestCells} cells`;
+
+  await step(ingestPhase, async () => {
+    const bench = await startBenchPlatform(`${dir}/platform`, sizes.ingestCells);
+    try {
+      console.log(`  set-up: ${bench.cells.length} cells in ${bench.setupSeconds.toFixed(1)} s`);
+      const ingest = await benchIngestHttp(bench, sizes);
+      sampler.phase("grid status over HTTP");
+      return [...ingest, ...await benchGridStatusHttp(bench, sizes)];
+    } finally {
+      await bench.close();
+    }
+  });
+  await step("appender", () => benchAppender(dir, sizes));
+  await step("10-minute aggregation", () => benchAggregation(dir, sizes));
+  await step("grid status in-process", () => benchGridStatus(sizes));
+  await step("EN 50160", () => benchCompliance(dir, sizes));
+  await step("PostgreSQL", () => benchPostgres(sizes));
+  sampler.stop();
+
+  results.push(...comparisons(results), {
+    name: `Peak RSS during the HTTP ingest of ${sizes.ingestCells} cells`,
+    value: sampler.peakOf(ingestPhase) / MB,
+    unit: "MB",
+    target: atMost(1024, "<= 1 GB (5,000 cells, 1 h)"),
+    scaled: sizes.ingestCells < 5_000,
+  }, { name: "Peak RSS of the whole run", value: sampler.peak / MB, unit: "MB" });
+
+  console.log(
+    `\nPeak RSS by phase: ${
+      sampler.phases.map(([phase, start, peak]) =>
+        `${phase} ${(start / MB).toFixed(0)} -> ${(peak / MB).toFixed(0)} MB`
+      ).join(", ")
+    }`,
+  );
+  console.log(`\n${resultTable(results, calibration)}`);
+  if (quick) console.log("* workload smaller than the one the target is defined for");
+  for (const failure of failures) console.log(`FAILED ${failure}`);
+  console.log(`Total ${((performance.now() - started) / 1000).toFixed(0)} s`);
+} finally {
+  sampler.stop();
+  await Deno.remove(dir, { recursive: true }).catch(() => undefined);
+}
+Deno.exit(failures.length ? 1 : 0);
