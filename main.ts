@@ -64,6 +64,7 @@ export interface Platform {
     cells: CellsService;
     measurements: MeasurementStore;
     aggregator: Aggregator;
+    gridStatus: GridStatusService;
   };
   close(): Promise<void>;
 }
@@ -169,6 +170,7 @@ export async function startPlatform(
       cells,
       measurements,
       aggregator,
+      gridStatus,
     },
     close: async () => {
       clearInterval(aggregation);

@@ -5,6 +5,7 @@
  */
 export { type CellDto, type CellIdentity, CellsService, type DeviceStatus } from "./cells.ts";
 export {
+  allNodes,
   createStructure,
   type FeederDto,
   type NewStationGroup,

@@ -214,6 +214,13 @@ export async function readStructure(db: Db, customerKey: string): Promise<Statio
   }));
 }
 
+/** Every node of a structure, station group by station group. */
+export function allNodes(structure: readonly StationGroupDto[]): NodeDto[] {
+  return structure.flatMap((g) =>
+    g.mv_feeder_groups.flatMap((m) => m.lv_groups.flatMap((l) => l.nodes))
+  );
+}
+
 function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
   const map = new Map<string, T[]>();
   for (const row of rows) {

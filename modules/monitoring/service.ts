@@ -13,7 +13,7 @@ import {
 } from "../../core/mod.ts";
 import type { CustomerDto, CustomersService } from "../customers/mod.ts";
 import type { EventBus } from "../kernel/mod.ts";
-import type { NodeDto } from "../grid/mod.ts";
+import { allNodes, type NodeDto } from "../grid/mod.ts";
 import type { TopologyCache } from "./topology.ts";
 import "./events.ts";
 
@@ -77,18 +77,29 @@ export class GridStatusService {
     private readonly customers: CustomersService,
   ) {}
 
-  /** The status of one customer's grid at one voltage level. */
-  async status(customerKey: string, level: Level, now = Date.now()): Promise<GridStatusDto> {
+  /** Node states of one customer's grid at one level, without building the response tree. */
+  async #evaluate(customerKey: string, level: Level, now: number) {
     const customer = await this.customers.getByKey(customerKey);
     if (!customer) throw new Error(`Unknown customer ${customerKey}`);
-    const { structure, lv, mv } = await this.topology.get(customerKey, now);
-    const nodes = level === "LV" ? lv : mv;
+    const topology = await this.topology.get(customerKey, now);
     const t = customer.warning_thresholds;
-    const statuses = evaluateGridStatus(nodes, this.store.latest, nominalVoltage(customer, level), {
-      overvoltagePct: t.overvoltage_pct,
-      undervoltagePct: t.undervoltage_pct,
-      overcurrentPct: t.overcurrent_pct,
-    }, now);
+    const statuses = evaluateGridStatus(
+      level === "LV" ? topology.lv : topology.mv,
+      this.store.latest,
+      nominalVoltage(customer, level),
+      {
+        overvoltagePct: t.overvoltage_pct,
+        undervoltagePct: t.undervoltage_pct,
+        overcurrentPct: t.overcurrent_pct,
+      },
+      now,
+    );
+    return { topology, statuses };
+  }
+
+  /** The status of one customer's grid at one voltage level. */
+  async status(customerKey: string, level: Level, now = Date.now()): Promise<GridStatusDto> {
+    const { topology: { structure, mv }, statuses } = await this.#evaluate(customerKey, level, now);
     const byId = new Map(statuses.map((s) => [s.id, s]));
     const counts = Object.fromEntries(STATES.map((s) => [s, 0])) as Record<GridState, number>;
     for (const s of statuses) counts[s.state]++;
@@ -126,22 +137,24 @@ export class GridStatusService {
     let changes = 0;
     for (const customerKey of customerKeys) {
       for (const level of ["LV", "MV"] as const) {
-        const status = await this.status(customerKey, level, now);
-        for (const node of allNodes(status)) {
-          const key = `${level}|${node.id}`;
+        const { topology, statuses } = await this.#evaluate(customerKey, level, now);
+        const nodes = new Map(allNodes(topology.structure).map((n) => [n.id, n]));
+        for (const status of statuses) {
+          const key = `${level}|${status.id}`;
           const before = this.#previous.get(key);
-          this.#previous.set(key, node.state);
-          if (before === undefined || before === node.state) continue;
+          this.#previous.set(key, status.state);
+          const node = nodes.get(status.id);
+          if (before === undefined || before === status.state || !node) continue;
           changes++;
           await bus.publish("monitoring.nodeStateChanged", {
             customerKey,
-            nodeId: node.id,
+            nodeId: status.id,
             nodeName: node.name,
             electricalWorkName: node.electrical_work.name,
             level,
             from: before,
-            to: node.state,
-            suppressedBy: node.suppressed_by,
+            to: status.state,
+            suppressedBy: status.suppressedBy,
             at: new Date(now).toISOString(),
           });
         }
@@ -149,12 +162,6 @@ export class GridStatusService {
     }
     return changes;
   }
-}
-
-function allNodes(status: GridStatusDto): NodeStatusDto[] {
-  return status.station_groups.flatMap((g) =>
-    g.mv_feeder_groups.flatMap((m) => m.lv_groups.flatMap((l) => l.nodes))
-  );
 }
 
 function toNodeDto(node: NodeDto, status: NodeStatus): NodeStatusDto {

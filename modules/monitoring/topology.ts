@@ -3,7 +3,7 @@
  * its nodes and the time-series ids their phases write to. Rebuilt at most every 30 s.
  */
 import type { MeasurementStore, NodeTopology } from "../../core/mod.ts";
-import { type CellsService, readStructure, type StationGroupDto } from "../grid/mod.ts";
+import { allNodes, type CellsService, readStructure, type StationGroupDto } from "../grid/mod.ts";
 import type { Db } from "../kernel/mod.ts";
 
 /** MV values exist at MV lines and at transformers with MV voltage estimation. */
@@ -48,10 +48,7 @@ export class TopologyCache {
     }
     const lv: NodeTopology[] = [];
     const mv: NodeTopology[] = [];
-    const nodes = structure.flatMap((g) =>
-      g.mv_feeder_groups.flatMap((m) => m.lv_groups.flatMap((l) => l.nodes))
-    );
-    for (const node of nodes) {
+    for (const node of allNodes(structure)) {
       const cellId = cellOf.get(node.id);
       const feeders = (mvOnly: boolean) =>
         node.feeders.filter((f) => isMvFeeder(f) === mvOnly).map((f) => ({

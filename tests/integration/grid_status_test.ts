@@ -5,7 +5,8 @@
 import assert from "node:assert/strict";
 import { DEMO_USERS } from "../../modules/demo/mod.ts";
 import type { StationGroupDto } from "../../modules/grid/mod.ts";
-import type { GridStatusDto } from "../../modules/monitoring/mod.ts";
+import { createLogger, EventBus } from "../../modules/kernel/mod.ts";
+import type { GridStatusDto, NodeStateChanged } from "../../modules/monitoring/mod.ts";
 import { startTestPlatform, type TestPlatform } from "../helpers/platform.ts";
 
 type NodeDto =
@@ -24,9 +25,11 @@ async function send(
   slots: number[],
   u: number,
   i = 40,
+  /** Windows after the last complete one (a later reading of the same cell). */
+  later = 0,
 ) {
   const now = Date.now();
-  const ts = new Date(now - (now % 20_000) - 20_000).toISOString();
+  const ts = new Date(now - (now % 20_000) - 20_000 + later * 20_000).toISOString();
   const measurements = slots.flatMap((feeder) =>
     ["L1", "L2", "L3"].map((phase) => ({ ts, feeder, phase, u, i }))
   );
@@ -96,6 +99,25 @@ Deno.test({
       assert.equal(status.counts.INTERRUPTION, 4);
       assert.equal(status.alarms, 1 + 1 + 1 + 3);
       assert.equal(status.has_mv_values, false);
+
+      const { gridStatus } = platform.services;
+      const bus = new EventBus(createLogger("error"));
+      const changes: NodeStateChanged[] = [];
+      bus.subscribe("monitoring.nodeStateChanged", (e) => void changes.push(e));
+      await gridStatus.publishChanges(bus, [demo.key]);
+      assert.equal(changes.length, 0, "the first evaluation sets the baseline");
+      await send(
+        platform,
+        await credentialOf("CAB Seeblick 2"),
+        slotsOf("CAB Seeblick 2"),
+        230,
+        40,
+        1,
+      );
+      await gridStatus.publishChanges(bus, [demo.key]);
+      assert.deepEqual(changes.map((c) => [c.nodeName, c.from, c.to, c.level]), [
+        ["CAB Seeblick 2", "UNDERVOLTAGE", "OK", "LV"],
+      ]);
 
       const mv =
         await (await platform.request("/evm/grid-monitoring/grid-status?level=MV", { token }))
