@@ -1,7 +1,6 @@
 /** The gsm calls of spec 7 that exist so far. */
 import { Hono } from "hono";
-import { type AppEnv, AppError, holdsKey } from "../kernel/mod.ts";
-import type { Db } from "../kernel/mod.ts";
+import { type AppEnv, AppError, type Db, holdsKey } from "../kernel/mod.ts";
 import { readStructure } from "./structure.ts";
 
 /** Keys whose screens read the grid structure (spec 2.1). */
