@@ -13,5 +13,6 @@ export {
   readStructure,
   type StationGroupDto,
 } from "./structure.ts";
+export type { CellsToConfigure, MappingValidated } from "./events.ts";
 export { gridRoutes } from "./routes.ts";
 export type { ElectricalWorkType, FeederType } from "./schema.ts";

@@ -4,3 +4,4 @@
  */
 export { type CurrentUserDto, type LoginUser, type NewUser, UsersService } from "./service.ts";
 export { type CustomerKeyOf, userRoutes } from "./routes.ts";
+export type { EmailValidationRequested } from "./events.ts";
