@@ -8,6 +8,7 @@ import { seedDemo, startDemoSimulation } from "./modules/demo/mod.ts";
 import { CellsService, gridRoutes } from "./modules/grid/mod.ts";
 import { createIdentity } from "./modules/identity/mod.ts";
 import { ingestionRoutes } from "./modules/ingestion/mod.ts";
+import { createNotificationCentre, type NotificationCentre } from "./modules/notifications/mod.ts";
 import {
   GridStatusService,
   monitoringRoutes,
@@ -29,7 +30,12 @@ import {
   requireAuth,
   serveWebApp,
 } from "./modules/kernel/mod.ts";
-import { userRoutes, UsersService } from "./modules/users/mod.ts";
+import {
+  emailValidationRoutes,
+  ProfileService,
+  userRoutes,
+  UsersService,
+} from "./modules/users/mod.ts";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { Hono } from "hono";
 import pkg from "./package.json" with { type: "json" };
@@ -65,6 +71,9 @@ export interface Platform {
     measurements: MeasurementStore;
     aggregator: Aggregator;
     gridStatus: GridStatusService;
+    /** The event bus (tests publish integration events through it). */
+    bus: EventBus;
+    notifications: NotificationCentre;
   };
   close(): Promise<void>;
 }
@@ -94,7 +103,12 @@ export async function startPlatform(
   const retention = setInterval(prune, 3_600_000);
 
   const customers = new CustomersService(database.db);
-  const users = new UsersService(database.db);
+  const users = new UsersService(database.db, (key) => customers.getByKey(key));
+  const profiles = new ProfileService(database.db, {
+    customerOf: (key) => customers.getByKey(key),
+    bus,
+    publicUrl: config.publicUrl,
+  });
   const cells = new CellsService(database.db);
   if (config.demoSeed) await seedDemo({ db: database.db, customers, users, cells, logger });
   const gridStatus = new GridStatusService(
@@ -149,11 +163,26 @@ export async function startPlatform(
   const auth = requireAuth(identity.verifier);
   const customerKeyOf = async (name: string) =>
     (await customers.getByConnection(name))?.key ?? null;
+  // The e-mail validation link comes from a mail: it is public, so it is mounted before auth.
+  app.route("/usm", emailValidationRoutes(profiles));
   for (const prefix of ["/csm", "/usm", "/gsm", "/evm"]) app.use(`${prefix}/*`, auth);
   app.route("/csm", customerRoutes(customers));
-  app.route("/usm", userRoutes(users, customerKeyOf));
+  app.route("/usm", userRoutes(users, profiles, customerKeyOf));
   app.route("/gsm", gridRoutes(database.db, customerKeyOf));
   app.route("/evm", monitoringRoutes(gridStatus, customerKeyOf, customMonitoring));
+  const notifications = createNotificationCentre({
+    db: database.db,
+    bus,
+    users,
+    verifier: identity.verifier,
+    auth,
+    customerKeyOf,
+    logger,
+    smtpUrl: config.smtpUrl,
+    mailFrom: config.mailFrom,
+    e2eHooks: config.e2eHooks,
+  });
+  app.route("/nsm", notifications.routes);
   app.route(
     "/ingest",
     ingestionRoutes({ cells, store: measurements, rawLifetimeDays: config.rawLifetimeDays }),
@@ -171,8 +200,11 @@ export async function startPlatform(
       measurements,
       aggregator,
       gridStatus,
+      bus,
+      notifications,
     },
     close: async () => {
+      await notifications.close();
       clearInterval(aggregation);
       clearInterval(retention);
       clearInterval(monitor);

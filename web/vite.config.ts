@@ -58,7 +58,13 @@ export default defineConfig({
     fs: {
       // The server's error texts (modules/kernel/i18n/<lang>/errors.json) are imported as the
       // `errors` namespace.
-      allow: [webDir, `${repoDir}modules/kernel/i18n`, `${repoDir}node_modules`],
+      // The password policy is the server's own file (modules/users/password_policy.ts).
+      allow: [
+        webDir,
+        `${repoDir}modules/kernel/i18n`,
+        `${repoDir}modules/users/password_policy.ts`,
+        `${repoDir}node_modules`,
+      ],
     },
     proxy: serverProxy,
   },

@@ -1,5 +1,13 @@
 /** Drizzle schema of the customers module (PostgreSQL schema `customers`). */
-import { doublePrecision, integer, numeric, pgSchema, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  customType,
+  doublePrecision,
+  integer,
+  numeric,
+  pgSchema,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
 
 export const customersSchema = pgSchema("customers");
 
@@ -29,6 +37,33 @@ export const customers = customersSchema.table("customers", {
   overcurrentThresholdPct: numeric("overcurrent_threshold_pct", { mode: "number" }).notNull()
     .default(100),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  street: text("street"),
+  postcode: text("postcode"),
+  city: text("city"),
+  technicalContactName: text("technical_contact_name"),
+  technicalContactEmail: text("technical_contact_email"),
+  technicalContactPhone: text("technical_contact_phone"),
+  logoEtag: text("logo_etag"),
+  settingsUpdatedAt: timestamp("settings_updated_at", { withTimezone: true }),
+  settingsUpdatedBy: text("settings_updated_by"),
+});
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => "bytea",
+});
+
+/** The customer's logo (migration 0010). */
+export const logos = customersSchema.table("logos", {
+  customerKey: text("customer_key").primaryKey().references(() => customers.key, {
+    onDelete: "cascade",
+  }),
+  contentType: text("content_type").notNull(),
+  width: integer("width").notNull(),
+  height: integer("height").notNull(),
+  byteSize: integer("byte_size").notNull(),
+  etag: text("etag").notNull(),
+  data: bytea("data").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
 export type CustomerRow = typeof customers.$inferSelect;

@@ -41,6 +41,7 @@ function user(overrides: Partial<LoginUser> = {}): LoginUser {
     user_metadata: { language: "fr", email_validated: true, notification: { apps: {} } },
     app_metadata: {},
     latest_login: null,
+    email_validated: true,
     password_hash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA",
     disabled: false,
     ...overrides,

@@ -31,6 +31,9 @@ const configSchema = z.object({
   ),
   RAW_LIFETIME_DAYS: z.coerce.number().int().min(1).max(400).default(30),
   SESSION_INACTIVITY_MINUTES: z.coerce.number().int().min(0).max(1440).default(30),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
+  MAIL_FROM: z.string().min(3).max(254).default("GridWatch <no-reply@gridwatch.invalid>"),
+  E2E_HOOKS: booleanFlag.default(false),
 });
 
 /** The validated configuration of the whole process. */
@@ -55,6 +58,12 @@ export interface AppConfig {
   rawLifetimeDays: number;
   /** Minutes without input before the web app shows the session dialog (0 disables). */
   sessionInactivityMinutes: number;
+  /** SMTP server for e-mail notifications; unset keeps mails in the outbox (GET /nsm/outbox). */
+  smtpUrl: string | undefined;
+  /** Sender of the e-mails. */
+  mailFrom: string;
+  /** Test hooks of the end-to-end tests (POST /nsm/e2e/...); never set in production. */
+  e2eHooks: boolean;
   /** Set when an external OpenID provider replaces the embedded one. */
   externalOidc: { issuer: string; clientId: string; audience: string } | undefined;
 }
@@ -98,6 +107,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     duckdbMemoryLimit: c.DUCKDB_MEMORY_LIMIT,
     simulator: c.SIMULATOR,
     simulatorBackfillDays: c.SIMULATOR_BACKFILL_DAYS,
+    smtpUrl: c.SMTP_URL,
+    mailFrom: c.MAIL_FROM,
+    e2eHooks: c.E2E_HOOKS,
     externalOidc: c.OIDC_ISSUER
       ? { issuer: c.OIDC_ISSUER, clientId: c.OIDC_CLIENT_ID!, audience: c.OIDC_AUDIENCE! }
       : undefined,

@@ -22,3 +22,20 @@ export const users = usersSchema.table("users", {
 });
 
 export type UserRow = typeof users.$inferSelect;
+
+/** Earlier password hashes of a user (the current one included), for the reuse rule (602). */
+export const passwordHistory = usersSchema.table("password_history", {
+  userId: text("user_id").notNull(),
+  passwordHash: text("password_hash").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Single-use e-mail validation links; only the token's SHA-256 is stored. */
+export const emailValidationTokens = usersSchema.table("email_validation_tokens", {
+  tokenHash: text("token_hash").primaryKey(),
+  userId: text("user_id").notNull(),
+  email: text("email").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  usedAt: timestamp("used_at", { withTimezone: true }),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});

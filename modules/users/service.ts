@@ -1,5 +1,9 @@
-/** User reads for the shell and the identity provider. */
-import { eq, sql } from "drizzle-orm";
+/**
+ * Users of every customer: reads for the shell and the identity provider, and user management
+ * (spec 2.1, 5, 6) with the access rules applied per call. See docs/decisions.md, "User
+ * management", for the rights matrix.
+ */
+import { and, asc, count, eq, or, type SQL, sql } from "drizzle-orm";
 import {
   AppError,
   type Db,
@@ -8,31 +12,44 @@ import {
   type Principal,
   type Role,
 } from "../kernel/mod.ts";
+import {
+  canGrantAppRole,
+  canGrantRole,
+  normalizeAppsRoles,
+  normalizePhone,
+  reachableStartPages,
+  roleRank,
+  USERS_PAGE_SIZE,
+} from "./rules.ts";
 import { type UserRow, users } from "./schema.ts";
+import {
+  acceptNewPassword,
+  assertEmailFree,
+  type CurrentUserDto,
+  findRow,
+  findRowByEmail,
+  isUniqueViolation,
+  type LoginUser,
+  type ManagedUserDto,
+  rememberPassword,
+  toCurrentUser,
+  toLoginUser,
+  toManagedUser,
+} from "./store.ts";
 
-/** The current user as GET /usm/users/current/{id} returns it. */
-export interface CurrentUserDto {
-  user_id: string;
-  name: string;
-  email: string;
-  phone: string | null;
-  role: Role;
-  start_page: string | null;
-  language: string;
-  apps_roles: string[];
-  customer_key: string;
-  user_metadata: Record<string, unknown>;
-  app_metadata: Record<string, unknown>;
-  latest_login: string | null;
+export type { CurrentUserDto, LoginUser, ManagedUserDto } from "./store.ts";
+
+/** What users need to know about a customer (given by main.ts from the customers module). */
+export interface CustomerFacts {
+  available_languages: string[];
+  applications: string[];
+  country: string;
 }
 
-/** What the identity provider needs to log a user in and build the token claims. */
-export interface LoginUser extends CurrentUserDto {
-  password_hash: string;
-  disabled: boolean;
-}
+/** Looks a customer up by key. */
+export type CustomerLookup = (customerKey: string) => Promise<CustomerFacts | null>;
 
-/** Input of {@link UsersService.create}. */
+/** Input of {@link UsersService.create} for the demo seed and tests (no rights, no policy). */
 export interface NewUser {
   customerKey: string;
   email: string;
@@ -47,76 +64,72 @@ export interface NewUser {
   appMetadata?: Record<string, unknown>;
 }
 
-function toDto(row: UserRow): LoginUser {
-  return {
-    user_id: row.id,
-    name: row.name,
-    email: row.email,
-    phone: row.phone,
-    role: row.role,
-    start_page: row.startPage,
-    language: row.language,
-    apps_roles: row.appsRoles,
-    customer_key: row.customerKey,
-    user_metadata: row.userMetadata,
-    app_metadata: row.appMetadata,
-    latest_login: row.latestLogin?.toISOString() ?? null,
-    password_hash: row.passwordHash,
-    disabled: row.disabled,
-  };
+/** The editable fields of a user in user management. */
+export interface UserFields {
+  name: string;
+  email: string;
+  phone: string | null;
+  role: Role;
+  start_page: string | null;
+  language: string;
+  apps_roles: string[];
 }
 
-function publicView(user: LoginUser): CurrentUserDto {
-  const { password_hash: _hash, disabled: _disabled, ...rest } = user;
-  return rest;
+/** A password set by an administrator, with its optional confirmation. */
+export interface PasswordInput {
+  password: string;
+  password_confirmation?: string | undefined;
+}
+
+/** One page of the user list. */
+export interface UserPage {
+  items: ManagedUserDto[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+/** The caller of a management call: its principal and its own customer key. */
+export interface Caller {
+  principal: Principal;
+  customerKey: string | null;
 }
 
 /** Users of every customer; access rules are applied per call. */
 export class UsersService {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db, private readonly customerOf: CustomerLookup) {}
 
   /**
-   * The current user's data. Only the caller itself reads it, or a super role; `customerKeyOf`
-   * tells the caller's customer key so tenant isolation can be checked. Anything else is 404.
+   * The current user's data. Only the caller itself reads it, or a super role; anything else
+   * is 404.
    */
   async current(
     principal: Principal,
     id: string,
     callerCustomerKey: string | null,
   ): Promise<CurrentUserDto> {
-    const user = await this.getById(id);
-    const own = user?.user_id === principal.userId && user.customer_key === callerCustomerKey;
-    if (!user || (!own && !isSuperRole(principal.role))) throw new AppError("common.notFound");
-    return publicView(user);
-  }
-
-  /** Changes the caller's own interface language (other users' ids answer 404). */
-  async updateOwnLanguage(
-    principal: Principal,
-    id: string,
-    callerCustomerKey: string | null,
-    language: string,
-  ): Promise<CurrentUserDto> {
-    await this.current(principal, id, callerCustomerKey);
-    if (id !== principal.userId) throw new AppError("common.notFound");
-    const [row] = await this.db.update(users).set({
-      language,
-      userMetadata:
-        sql`jsonb_set(${users.userMetadata}, '{language}', to_jsonb(${language}::text))`,
-    }).where(eq(users.id, id)).returning();
-    return publicView(toDto(row!));
+    const row = await findRow(this.db, id);
+    const own = row?.id === principal.userId && row.customerKey === callerCustomerKey;
+    if (!row || (!own && !isSuperRole(principal.role))) throw new AppError("common.notFound");
+    return toCurrentUser(row);
   }
 
   async getById(id: string): Promise<LoginUser | null> {
-    if (!/^[\w-]{1,64}$/.test(id)) return null;
-    const [row] = await this.db.select().from(users).where(eq(users.id, id));
-    return row ? toDto(row) : null;
+    const row = await findRow(this.db, id);
+    return row ? toLoginUser(row) : null;
   }
 
   async findByEmail(email: string): Promise<LoginUser | null> {
-    const [row] = await this.db.select().from(users)
-      .where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`);
-    return row ? toDto(row) : null;
+    const row = await findRowByEmail(this.db, email);
+    return row ? toLoginUser(row) : null;
+  }
+
+  /** The enabled users of a customer (notification recipients). */
+  async listOfCustomer(customerKey: string): Promise<CurrentUserDto[]> {
+    const rows = await this.db.select().from(users)
+      .where(and(eq(users.customerKey, customerKey), eq(users.disabled, false)))
+      .orderBy(asc(users.id));
+    return rows.map(toCurrentUser);
   }
 
   async recordLogin(id: string, at: Date = new Date()): Promise<void> {
@@ -125,22 +138,256 @@ export class UsersService {
 
   /** Creates a user with a hashed password; used by the demo seed and tests. */
   async create(input: NewUser): Promise<CurrentUserDto> {
-    const [row] = await this.db.insert(users).values({
-      id: crypto.randomUUID(),
-      customerKey: input.customerKey,
-      email: input.email.trim(),
-      name: input.name,
-      phone: input.phone ?? null,
-      role: input.role,
-      startPage: input.startPage ?? null,
-      language: input.language ?? "en",
-      appsRoles: input.appsRoles,
-      passwordHash: await hashPassword(input.password),
-      userMetadata: input.userMetadata ??
-        { language: input.language ?? "en", notification: { apps: {} } },
-      appMetadata: input.appMetadata ?? {},
-      disabled: false,
-    }).returning();
-    return publicView(toDto(row!));
+    const hash = await hashPassword(input.password);
+    return await this.db.transaction(async (tx) => {
+      const [row] = await tx.insert(users).values({
+        id: crypto.randomUUID(),
+        customerKey: input.customerKey,
+        email: input.email.trim(),
+        name: input.name,
+        phone: input.phone ?? null,
+        role: input.role,
+        startPage: input.startPage ?? null,
+        language: input.language ?? "en",
+        appsRoles: input.appsRoles,
+        passwordHash: hash,
+        userMetadata: input.userMetadata ??
+          { language: input.language ?? "en", notification: { apps: {} } },
+        appMetadata: input.appMetadata ?? {},
+        disabled: false,
+      }).returning();
+      await rememberPassword(tx as unknown as Db, row!.id, hash);
+      return toCurrentUser(row!);
+    });
   }
+
+  /** The customer a caller may manage users of: its own, any for super roles; else 404. */
+  async customerScope(caller: Caller, customerKey: string | undefined): Promise<string> {
+    const key = customerKey ?? caller.customerKey;
+    if (!key || !/^[\w-]{1,64}$/.test(key)) throw new AppError("common.notFound");
+    if (key !== caller.customerKey && !isSuperRole(caller.principal.role)) {
+      throw new AppError("common.notFound");
+    }
+    if (!(await this.customerOf(key))) throw new AppError("common.notFound");
+    return key;
+  }
+
+  /** One page (17 users) of a customer's users, searched by name or e-mail. */
+  async list(
+    caller: Caller,
+    query: { customer?: string | undefined; search?: string | undefined; page?: number },
+  ): Promise<UserPage> {
+    const customerKey = await this.customerScope(caller, query.customer);
+    const page = Math.max(1, query.page ?? 1);
+    const term = (query.search ?? "").trim().toLowerCase();
+    const where: SQL = term
+      ? and(eq(users.customerKey, customerKey), matches(term))!
+      : eq(users.customerKey, customerKey);
+    const [{ total } = { total: 0 }] = await this.db.select({ total: count() }).from(users)
+      .where(where);
+    const rows = await this.db.select().from(users).where(where)
+      .orderBy(asc(sql`lower(${users.name})`), asc(users.id))
+      .limit(USERS_PAGE_SIZE).offset((page - 1) * USERS_PAGE_SIZE);
+    return { items: rows.map(toManagedUser), total, page, page_size: USERS_PAGE_SIZE };
+  }
+
+  /** One user of a customer the caller manages; anything else is 404. */
+  async get(caller: Caller, customerKey: string, id: string): Promise<ManagedUserDto> {
+    return toManagedUser(await this.managedRow(caller, customerKey, id));
+  }
+
+  /** Creates a user after every rule: fields, rights, e-mail (609) and password policy. */
+  async createManaged(
+    caller: Caller,
+    customerKey: string | undefined,
+    fields: UserFields,
+    password: PasswordInput,
+  ): Promise<ManagedUserDto> {
+    const key = await this.customerScope(caller, customerKey);
+    const values = await this.checkFields(caller, key, fields, null);
+    await assertEmailFree(this.db, values.email);
+    const hash = await acceptNewPassword(this.db, {
+      password: password.password,
+      confirmation: password.password_confirmation,
+    }, { name: values.name, email: values.email });
+    try {
+      return await this.db.transaction(async (tx) => {
+        const [row] = await tx.insert(users).values({
+          id: crypto.randomUUID(),
+          customerKey: key,
+          ...values,
+          passwordHash: hash,
+          userMetadata: { language: values.language, notification: { apps: {}, email: false } },
+          appMetadata: {},
+          disabled: false,
+        }).returning();
+        await rememberPassword(tx as unknown as Db, row!.id, hash);
+        return toManagedUser(row!);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError(609);
+      throw error;
+    }
+  }
+
+  /**
+   * Replaces a user's editable fields (and its password when given). A new e-mail address
+   * clears its validation and switches e-mail notifications off.
+   */
+  async update(
+    caller: Caller,
+    customerKey: string,
+    id: string,
+    fields: UserFields,
+    password?: PasswordInput,
+  ): Promise<ManagedUserDto> {
+    const row = await this.managedRow(caller, customerKey, id);
+    // One's own password changes only with the current one (My Profile & Settings).
+    if (password && row.id === caller.principal.userId) {
+      throw new AppError("users.ownPasswordInProfile");
+    }
+    const values = await this.checkFields(caller, row.customerKey, fields, row);
+    await assertEmailFree(this.db, values.email, row.id);
+    const hash = password
+      ? await acceptNewPassword(this.db, {
+        password: password.password,
+        confirmation: password.password_confirmation,
+      }, { name: values.name, email: values.email, userId: row.id })
+      : null;
+    const emailChanged = values.email.toLowerCase() !== row.email.toLowerCase();
+    try {
+      return await this.db.transaction(async (tx) => {
+        const [updated] = await tx.update(users).set({
+          ...values,
+          ...(hash ? { passwordHash: hash } : {}),
+          userMetadata: emailChanged ? withoutEmailValidation(row.userMetadata) : row.userMetadata,
+        }).where(eq(users.id, row.id)).returning();
+        if (hash) await rememberPassword(tx as unknown as Db, row.id, hash);
+        return toManagedUser(updated!);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError(609);
+      throw error;
+    }
+  }
+
+  /** Disables or enables a user; disabled users cannot log in. Never oneself. */
+  async setDisabled(
+    caller: Caller,
+    customerKey: string,
+    id: string,
+    disabled: boolean,
+  ): Promise<ManagedUserDto> {
+    const row = await this.managedRow(caller, customerKey, id);
+    if (row.id === caller.principal.userId) throw new AppError("users.selfLockout");
+    const [updated] = await this.db.update(users).set({ disabled }).where(eq(users.id, row.id))
+      .returning();
+    return toManagedUser(updated!);
+  }
+
+  /** Deletes a user with its password history and validation links. Never oneself. */
+  async remove(caller: Caller, customerKey: string, id: string): Promise<void> {
+    const row = await this.managedRow(caller, customerKey, id);
+    if (row.id === caller.principal.userId) throw new AppError("users.selfLockout");
+    await this.db.delete(users).where(eq(users.id, row.id));
+  }
+
+  /** The start pages a user with these apps_roles could open in the customer. */
+  async startPagesFor(customerKey: string, appsRoles: readonly string[]): Promise<string[]> {
+    const customer = await this.customerOf(customerKey);
+    return reachableStartPages(appsRoles, customer?.applications ?? []);
+  }
+
+  /** Checks and normalises fields against the customer and the caller's own rights. */
+  async checkFields(
+    caller: Caller,
+    customerKey: string,
+    fields: UserFields,
+    existing: UserRow | null,
+  ) {
+    const customer = await this.customerOf(customerKey);
+    if (!customer) throw new AppError("common.notFound");
+    const phone = fields.phone ? normalizePhone(fields.phone, customer.country) : null;
+    if (fields.phone && !phone) throw validationIssue("phone", "validation.phoneInvalid");
+    if (
+      customer.available_languages.length &&
+      !customer.available_languages.includes(fields.language)
+    ) {
+      throw new AppError("users.languageNotAvailable", {
+        languages: customer.available_languages.join(", "),
+      });
+    }
+    const appsRoles = normalizeAppsRoles(fields.apps_roles);
+    const { principal } = caller;
+    if (!canGrantRole(principal, fields.role)) throw new AppError("users.roleAboveOwn");
+    const granted = appsRoles.filter((e) => !existing?.appsRoles.includes(e));
+    if (!granted.every((entry) => canGrantAppRole(principal, entry))) {
+      throw new AppError("users.roleAboveOwn");
+    }
+    if (existing?.id === principal.userId) assertNoSelfLockout(existing, fields.role, appsRoles);
+    if (
+      fields.start_page !== null &&
+      !reachableStartPages(appsRoles, customer.applications).includes(fields.start_page)
+    ) {
+      throw new AppError("users.startPageNotReachable");
+    }
+    return {
+      name: fields.name.trim(),
+      email: fields.email.trim(),
+      phone,
+      role: fields.role,
+      startPage: fields.start_page,
+      language: fields.language,
+      appsRoles,
+    };
+  }
+
+  /** A user the caller may manage: in scope, and not ranked above the caller. */
+  private async managedRow(caller: Caller, customerKey: string, id: string): Promise<UserRow> {
+    const key = await this.customerScope(caller, customerKey);
+    const row = await findRow(this.db, id);
+    if (!row || row.customerKey !== key) throw new AppError("common.notFound");
+    if (roleRank(row.role) > roleRank(caller.principal.role)) {
+      throw new AppError("users.roleAboveOwn");
+    }
+    return row;
+  }
+}
+
+function matches(term: string): SQL {
+  const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return or(
+    sql`lower(${users.name}) LIKE ${pattern}`,
+    sql`lower(${users.email}) LIKE ${pattern}`,
+  )!;
+}
+
+/** Editing oneself may not lower one's role or drop one's user-management admin right. */
+function assertNoSelfLockout(row: UserRow, role: Role, appsRoles: readonly string[]): void {
+  const losesAdmin = row.appsRoles.includes("hes:um:admin") && !appsRoles.includes("hes:um:admin");
+  if (roleRank(role) < roleRank(row.role) || losesAdmin) throw new AppError("users.selfLockout");
+}
+
+/** user_metadata after an e-mail change: not validated, no e-mail notifications. */
+export function withoutEmailValidation(metadata: Record<string, unknown>): Record<string, unknown> {
+  const notification = (metadata.notification ?? {}) as {
+    apps?: Record<string, unknown>;
+    email?: boolean;
+  };
+  const apps = Object.fromEntries(
+    Object.entries(notification.apps ?? {}).map(([key, value]) => [
+      key,
+      typeof value === "object" && value !== null ? { ...value, email: false } : value,
+    ]),
+  );
+  return {
+    ...metadata,
+    email_validated: false,
+    notification: { ...notification, apps, email: false },
+  };
+}
+
+/** A field error in the shape of the request validation (`common.validation`). */
+export function validationIssue(path: string, message: string): AppError {
+  return new AppError("common.validation", { issues: [{ path, message }] });
 }

@@ -66,6 +66,8 @@ function server(port: number, env: Record<string, string>) {
       // The screens under test do not need measurements yet; a 14-day backfill would only
       // compete with the browser for the two cores.
       SIMULATOR: "false",
+      // Test hooks (POST /nsm/e2e/...) for notifications.spec.ts; never set in production.
+      E2E_HOOKS: "true",
       ...env,
     },
   };

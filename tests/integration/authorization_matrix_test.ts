@@ -27,6 +27,26 @@ const monitoringAdmin = (caller: Caller) =>
 /** Every demo account holds app:grid-monitoring; ids in the matrix name no request or trigger. */
 const monitoringRead = (c: Caller) => (signedIn(c) ? 404 : 401);
 const monitoringWrite = (c: Caller) => (!signedIn(c) ? 401 : monitoringAdmin(c) ? 404 : 403);
+/** Holders of hes:cm:admin: their own customer; the super-admin every customer. */
+const settingsAdmin = (caller: Caller) =>
+  caller === "admin" || caller === "super-admin" || caller === "other-admin";
+/** Global and grid monitoring settings: 403 without the admin role, else 404 unless visible. */
+const settingsRule = (isAdmin: (c: Caller) => boolean, ok: number): Rule => (c, t) => {
+  if (!signedIn(c)) return 401;
+  if (!isAdmin(c)) return 403;
+  return t === "own" || (t === "foreign" && c === "super-admin") ? ok : 404;
+};
+/** Holders of hes:um:admin (or the super-admin role) manage users. */
+const userManager = (c: Caller) => c === "admin" || c === "super-admin" || c === "other-admin";
+/** User management by id: 403 without the right, own customer only unless super-admin. */
+const manageUser = (c: Caller, t: Target, own: number, foreignBySuper: number) => {
+  if (!signedIn(c)) return 401;
+  if (!userManager(c)) return 403;
+  if (t === "own") return own;
+  return t === "foreign" && c === "super-admin" ? foreignBySuper : 404;
+};
+/** The nsm calls about a user's own notifications. */
+const ownNotifications: Rule = (c, t) => (!signedIn(c) ? 401 : t === "own" ? 200 : 404);
 /** A node id that exists nowhere: the node lookup answers 404 to everybody allowed to ask. */
 const NO_NODE = "00000000-0000-4000-8000-000000000000";
 
@@ -46,6 +66,22 @@ const EXPECTED: Record<string, Rule> = {
     return 404;
   },
   "PATCH /usm/users/current/:id": (c, t) => (!signedIn(c) ? 401 : t === "own" ? 200 : 404),
+  "POST /usm/users/current/:id/password": (c, t) => (!signedIn(c) ? 401 : t === "own" ? 422 : 404),
+  "POST /usm/users/current/:id/email-validation": (c, t) =>
+    !signedIn(c) ? 401 : t === "own" ? 202 : 404,
+  // Public: the link comes from a mail; an unknown token redirects to the failure notice.
+  "GET /usm/email-validation/:token": () => 302,
+  "GET /usm/users": (c) => (!signedIn(c) ? 401 : userManager(c) ? 200 : 403),
+  // The body names an e-mail in use: managers reach the 609 check.
+  "POST /usm/users": (c) => (!signedIn(c) ? 401 : userManager(c) ? 409 : 403),
+  "GET /usm/users/:cid/:id": (c, t) => manageUser(c, t, 200, 200),
+  // Own: a super-admin would demote itself (lock-out, 422); the others reach the 609 check.
+  "PUT /usm/users/:cid/:id": (c, t) => manageUser(c, t, c === "super-admin" ? 422 : 409, 409),
+  "POST /usm/users/:cid/:id/disable": (c, t) => manageUser(c, t, 422, 200),
+  "POST /usm/users/:cid/:id/enable": (c, t) => manageUser(c, t, 422, 200),
+  // Callers run in order: the super-admin's foreign call deletes the other admin, whose own
+  // id is then gone (404) when its turn comes.
+  "DELETE /usm/users/:cid/:id": (c, t) => manageUser(c, t, c === "other-admin" ? 404 : 422, 204),
   "GET /gsm/grid-structure/hv-mv-station-groups": (c) => (signedIn(c) ? 200 : 401),
   "GET /evm/grid-monitoring/grid-status": (c) => (signedIn(c) ? 200 : 401),
   "GET /evm/custom-monitoring/requests": (c) => (signedIn(c) ? 200 : 401),
@@ -58,8 +94,26 @@ const EXPECTED: Record<string, Rule> = {
   "GET /evm/custom-monitoring/triggers/:id": monitoringRead,
   "PUT /evm/custom-monitoring/triggers/:id": monitoringWrite,
   "DELETE /evm/custom-monitoring/triggers/:id": monitoringWrite,
+  "GET /csm/customers/:cid/settings": settingsRule(settingsAdmin, 200),
+  "PUT /csm/customers/:cid/settings": settingsRule(settingsAdmin, 200),
+  "GET /csm/customers/:cid/grid-monitoring-settings": settingsRule(monitoringAdmin, 200),
+  "PUT /csm/customers/:cid/grid-monitoring-settings": settingsRule(monitoringAdmin, 200),
+  // The matrix sends no image: an allowed upload is refused by content (415), nothing stored.
+  "PUT /csm/customers/:cid/logo": settingsRule(settingsAdmin, 415),
+  "GET /csm/customers/:cid/logo": (c) => (signedIn(c) ? 404 : 401),
+  "DELETE /csm/customers/:cid/logo": settingsRule(settingsAdmin, 204),
   // User tokens are not cell credentials: the ingestion protocol refuses every one of them.
   "POST /ingest/v1/batches": () => 401,
+  // Notifications: only the caller's own (another user's id or any unknown key: 404).
+  "GET /nsm/notifications/users/:id": ownNotifications,
+  "PUT /nsm/notifications/users/:id": ownNotifications,
+  "DELETE /nsm/notifications/users/:id": ownNotifications,
+  "PUT /nsm/notifications/:key": (c) => (signedIn(c) ? 404 : 401),
+  "DELETE /nsm/notifications/:key": (c) => (signedIn(c) ? 404 : 401),
+  "GET /nsm/outbox": (c) =>
+    !signedIn(c) ? 401 : c === "admin" || c === "super-admin" || c === "other-admin" ? 200 : 403,
+  // The STOMP endpoint authenticates in its CONNECT frame; a plain GET is no upgrade: 400.
+  "GET /nsm/websocket": () => 400,
 };
 
 /** A valid query for routes that need one. */
@@ -70,6 +124,28 @@ const QUERIES: Record<string, string> = {
 /** A valid body for routes that need one, so the matrix tests access, not validation. */
 const BODIES: Record<string, unknown> = {
   "PATCH /usm/users/current/:id": { language: "en" },
+  "PUT /nsm/notifications/users/:id": { is_read: true },
+  "PUT /nsm/notifications/:key": { is_read: true },
+  "POST /usm/users/current/:id/password": { current_password: "not-it", password: "Kx7#mPq2vL9z" },
+  "POST /usm/users": {
+    name: "Matrix Person",
+    email: "user@demo-ew.ch",
+    phone: null,
+    role: "user",
+    start_page: null,
+    language: "en",
+    apps_roles: ["hes:default"],
+    password: "Kx7#mPq2vL9z",
+  },
+  "PUT /usm/users/:cid/:id": {
+    name: "Matrix Person",
+    email: "user@demo-ew.ch",
+    phone: null,
+    role: "admin",
+    start_page: null,
+    language: "en",
+    apps_roles: ["hes:default", "hes:um:admin"],
+  },
   "POST /ingest/v1/batches": { measurements: [] },
   "POST /evm/custom-monitoring/requests": { node_id: NO_NODE, duration_min: 5 },
   "POST /evm/custom-monitoring/triggers": {
@@ -77,6 +153,27 @@ const BODIES: Record<string, unknown> = {
     delta_lv_a: 50,
     delta_mv_a: 20,
     duration_min: 5,
+  },
+  "PUT /csm/customers/:cid/settings": {
+    name: "EW Demo AG",
+    country: "CH",
+    technical_contact: { name: null, email: null, phone: null },
+    default_date_format: "DD.MM.YYYY",
+    default_time_format: "HH:mm",
+    default_number_format: "1'234.56",
+    default_timezone: "Europe/Zurich",
+    default_language: "en",
+    available_languages: ["en", "de"],
+    authorized_email_domains: ["demo-ew.ch", "sw-beispiel.ch"],
+    default_frequency: 50,
+    default_lv_nominal_voltage: "230/400",
+    default_mv_nominal_voltage: 16000,
+    map_center: { lat: 47.05, lng: 8.31 },
+    default_map_zoom_level: 12,
+    warning_thresholds: { overvoltage_pct: 10, undervoltage_pct: 10, overcurrent_pct: 100 },
+  },
+  "PUT /csm/customers/:cid/grid-monitoring-settings": {
+    warning_thresholds: { overvoltage_pct: 10, undervoltage_pct: 10, overcurrent_pct: 100 },
   },
   "PUT /evm/custom-monitoring/triggers/:id": {
     delta_lv_a: 50,

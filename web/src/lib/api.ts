@@ -94,19 +94,29 @@ function fail(status: number | null, body: ApiErrorBody | null, handleErrors: bo
   throw new ApiError(status, body);
 }
 
+/** Files and forms go out as they are (the browser sets their content type); the rest as JSON. */
+function isRawBody(body: unknown): body is Blob | FormData {
+  return body instanceof Blob || body instanceof FormData;
+}
+
 /** Performs one call and returns the parsed JSON body (`undefined` for an empty body). */
 export async function apiRequest<T>(path: string, options: ApiRequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
   const token = environment.getAccessToken();
   if (token) headers.Authorization = `Bearer ${token}`;
-  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  const raw = isRawBody(options.body);
+  if (options.body !== undefined && !raw) headers["Content-Type"] = "application/json";
   const handleErrors = options.handleErrors ?? false;
   let response: Response;
   try {
     response = await fetch(urlFor(path, options.query), {
       method: options.method ?? "GET",
       headers,
-      body: options.body === undefined ? null : JSON.stringify(options.body),
+      body: options.body === undefined
+        ? null
+        : raw
+        ? options.body as Blob | FormData
+        : JSON.stringify(options.body),
       signal: options.signal ?? null,
     });
   } catch (error) {
@@ -124,6 +134,24 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions = {
   return json as T;
 }
 
+/**
+ * Fetches a binary resource (an image) with the bearer token; `null` when it is missing or the
+ * call fails. Never leads to an error page: a missing picture is not worth leaving the screen.
+ */
+export async function apiBlob(path: string, signal?: AbortSignal): Promise<Blob | null> {
+  const token = environment.getAccessToken();
+  try {
+    const response = await fetch(urlFor(path, undefined), {
+      headers: token ? { Authorization: `Bearer ${token}` } : {},
+      signal: signal ?? null,
+    });
+    return response.ok ? await response.blob() : null;
+  } catch (error) {
+    if (error instanceof DOMException && error.name === "AbortError") throw error;
+    return null;
+  }
+}
+
 /** Shorthands for the HTTP methods. */
 export const api = {
   get: <T>(path: string, options?: Omit<ApiRequestOptions, "method" | "body">) =>
@@ -137,3 +165,15 @@ export const api = {
   delete: <T>(path: string, options?: Omit<ApiRequestOptions, "method" | "body">) =>
     apiRequest<T>(path, { ...options, method: "DELETE" }),
 };
+
+/** The current access token, for clients other than fetch (the notification websocket). */
+export function currentAccessToken(): string | null {
+  return environment.getAccessToken();
+}
+
+/** The absolute WebSocket URL of an API path (ws: or wss: like the page). */
+export function webSocketUrl(path: string): string {
+  const url = new URL(`${environment.baseUrl}${path}`, window.location.href);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  return url.toString();
+}

@@ -53,3 +53,8 @@ Deno.test("buildMegaMenu() marks voltage pages so links carry the voltage", () =
   assert.equal(menu.modules.find((m) => m.id === "grid-monitoring")?.carriesVoltage, true);
   assert.equal(menu.modules.find((m) => m.id === "power-quality")?.carriesVoltage, false);
 });
+
+Deno.test("globalSettingsEntry() leads a hes:cm user who administers grid monitoring to its settings", () => {
+  const e = globalSettingsEntry(ctx(["hes:cm:user", "app:grid-monitoring:admin"]));
+  assert.deepEqual([e.path, e.denial], ["/grid-monitoring-settings", null]);
+});

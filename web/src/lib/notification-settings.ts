@@ -17,3 +17,79 @@ export function notificationApps(userMetadata: unknown): unknown {
   if (typeof notification !== "object" || notification === null) return undefined;
   return (notification as { apps?: unknown }).apps;
 }
+
+/** The channels of one app: in the bell (web) and by e-mail. */
+export interface AppChannels {
+  web: boolean;
+  email: boolean;
+}
+
+/** user_metadata.notification as PATCH /usm/users/current/{id} takes it (docs/contracts.md). */
+export interface NotificationSettingsValue {
+  apps: Record<string, boolean | AppChannels>;
+  /** The master switch of e-mail notifications (needs a validated e-mail). */
+  email: boolean;
+}
+
+/** Notification types of spec 3 with the app key whose role and setting they need. */
+export const NOTIFICATION_APPS = [
+  { key: "app:grid-monitoring", type: "GRID_MONITORING", module: "grid-monitoring" },
+  { key: "hes:data-export", type: "DATA_EXPORT", module: "data-export" },
+  { key: "app:power-quality", type: "POWER_QUALITY", module: "power-quality" },
+  { key: "hes:infrastructure-setup", type: "SETUP_INFORMATION", module: "infrastructure-setup" },
+  { key: "app:io-monitoring", type: "IO_MONITORING", module: "io-monitoring" },
+  { key: "hes:scada-connector", type: "CONNECTOR_SCADA", module: "scada-connector" },
+] as const;
+
+export type NotificationApp = (typeof NOTIFICATION_APPS)[number];
+
+/**
+ * The apps a user can get notifications for: a role for the key (as the server checks it),
+ * and for IO monitoring the customer's applications must list it.
+ */
+export function notificationAppsFor(
+  appsRoles: readonly string[],
+  customerApplications: readonly string[],
+): NotificationApp[] {
+  return NOTIFICATION_APPS.filter((app) =>
+    appsRoles.some((e) => e === app.key || e.startsWith(`${app.key}:`)) &&
+    (app.key !== "app:io-monitoring" || customerApplications.includes(app.key))
+  );
+}
+
+/** Reads user_metadata.notification defensively. */
+export function readNotificationSettings(userMetadata: unknown): NotificationSettingsValue {
+  const apps = notificationApps(userMetadata);
+  const notification = (userMetadata as { notification?: { email?: unknown } } | null)
+    ?.notification;
+  const clean: Record<string, boolean | AppChannels> = {};
+  if (typeof apps === "object" && apps !== null) {
+    for (const [key, value] of Object.entries(apps as Record<string, unknown>)) {
+      if (typeof value === "boolean") clean[key] = value;
+      else if (typeof value === "object" && value !== null) {
+        const v = value as { web?: unknown; email?: unknown };
+        clean[key] = { web: v.web === true, email: v.email === true };
+      }
+    }
+  }
+  return { apps: clean, email: notification?.email === true };
+}
+
+/** The channels of one app (`true` alone means the bell only, as the server reads it). */
+export function channelsOf(settings: NotificationSettingsValue, appKey: string): AppChannels {
+  const value = settings.apps[appKey];
+  if (value === true) return { web: true, email: false };
+  if (typeof value === "object") return { ...value };
+  return { web: false, email: false };
+}
+
+/** Settings with one channel of one app switched. */
+export function withChannel(
+  settings: NotificationSettingsValue,
+  appKey: string,
+  channel: keyof AppChannels,
+  on: boolean,
+): NotificationSettingsValue {
+  const channels = { ...channelsOf(settings, appKey), [channel]: on };
+  return { ...settings, apps: { ...settings.apps, [appKey]: channels } };
+}

@@ -22,6 +22,14 @@ export interface Customer {
   map_center: { lat: number; lng: number };
   applications: string[];
   authorized_email_domains: string[];
+  /** Warning thresholds in percent of nominal (Global Settings). */
+  warning_thresholds?: {
+    overvoltage_pct: number;
+    undervoltage_pct: number;
+    overcurrent_pct: number;
+  };
+  /** ETag of the customer's logo; null or absent when none is set. */
+  logo_etag?: string | null;
 }
 
 /** The current user as returned by `GET /usm/users/current/{id}`. */
@@ -38,6 +46,8 @@ export interface CurrentUser {
   user_metadata: Record<string, unknown>;
   app_metadata: Record<string, unknown>;
   latest_login: string | null;
+  /** The e-mail was confirmed through a validation link (needed for e-mail notifications). */
+  email_validated?: boolean;
 }
 
 /** The JSON body of every API error. */

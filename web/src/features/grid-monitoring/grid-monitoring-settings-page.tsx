@@ -1,21 +1,223 @@
-import { Construction } from "lucide-react";
+import { useSetAtom } from "jotai";
+import { Save, Undo2 } from "lucide-react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { EmptyState } from "../../ui/empty-state.tsx";
+import { api, ApiError } from "../../lib/api.ts";
+import { formatNumber } from "../../lib/format.ts";
+import { customerAtom, customersAtom, useSession } from "../../lib/session-atoms.ts";
+import {
+  checkThresholds,
+  type FieldErrors,
+  type ThresholdsForm,
+} from "../../lib/settings-rules.ts";
+import { useAsync } from "../../lib/use-async.ts";
+import { useUnsavedGuard } from "../../lib/use-unsaved-guard.ts";
+import { Button } from "../../ui/button.tsx";
+import { FormField } from "../../ui/form-field.tsx";
+import { Input } from "../../ui/input.tsx";
+import { AsyncState } from "../../ui/loader.tsx";
 import { Page } from "../../ui/page.tsx";
+import { Toast } from "../../ui/toast.tsx";
 
-/** The grid monitoring settings screen: title and an honest placeholder until its issue delivers it. */
+/** What `GET /csm/customers/{cid}/grid-monitoring-settings` answers. */
+interface GridMonitoringSettings {
+  warning_thresholds: {
+    overvoltage_pct: number;
+    undervoltage_pct: number;
+    overcurrent_pct: number;
+  };
+  default_lv_nominal_voltage: string | null;
+  default_mv_nominal_voltage: number | null;
+}
+
+/** The part of a custom monitoring trigger this page shows. */
+interface Trigger {
+  node_id: string | null;
+  delta_lv_a: number;
+  delta_mv_a: number;
+  duration_min: number;
+  enabled: boolean;
+}
+
+const FIELDS = ["overvoltage_pct", "undervoltage_pct", "overcurrent_pct"] as const;
+
+const toForm = (s: GridMonitoringSettings): ThresholdsForm => ({
+  overvoltage_pct: String(s.warning_thresholds.overvoltage_pct),
+  undervoltage_pct: String(s.warning_thresholds.undervoltage_pct),
+  overcurrent_pct: String(s.warning_thresholds.overcurrent_pct),
+});
+
+/** /grid-monitoring-settings: the warning thresholds, for grid monitoring admins. */
 export function GridMonitoringSettingsPage() {
-  const { t } = useTranslation(["modules", "common"]);
+  const { customer } = useSession();
+  const path = `/csm/customers/${encodeURIComponent(customer.key)}/grid-monitoring-settings`;
+  const state = useAsync((signal) => api.get<GridMonitoringSettings>(path, { signal }), [path]);
+  return (
+    <AsyncState state={state} onRetry={state.reload}>
+      {(settings) => <ThresholdsEditor path={path} initial={settings} />}
+    </AsyncState>
+  );
+}
+
+function ThresholdsEditor({ path, initial }: { path: string; initial: GridMonitoringSettings }) {
+  const { t } = useTranslation(["settings", "modules", "errors"]);
+  const { customer } = useSession();
+  const setCustomer = useSetAtom(customerAtom);
+  const setCustomers = useSetAtom(customersAtom);
+  const [saved, setSaved] = useState(initial);
+  const [form, setForm] = useState(() => toForm(initial));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [saving, setSaving] = useState(false);
+  const [toast, setToast] = useState<{ tone: "success" | "error"; text: string } | null>(null);
+  const dirty = JSON.stringify(form) !== JSON.stringify(toForm(saved));
+  useUnsavedGuard(dirty);
+  const triggers = useAsync(
+    (signal) =>
+      api.get<Trigger[]>("/evm/custom-monitoring/triggers", { signal, handleErrors: true }),
+    [],
+  );
+  const customerWide = triggers.status === "success"
+    ? triggers.data.find((tr) => tr.node_id === null && tr.enabled) ??
+      triggers.data.find((tr) => tr.node_id === null)
+    : undefined;
+
+  async function save() {
+    const found = checkThresholds(form);
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    setSaving(true);
+    try {
+      const body = {
+        warning_thresholds: Object.fromEntries(
+          FIELDS.map((f) => [f, Number(form[f].trim().replace(",", "."))]),
+        ),
+      };
+      const next = await api.put<GridMonitoringSettings>(path, body, { handleErrors: true });
+      setSaved(next);
+      setForm(toForm(next));
+      const merge = <C extends { key: string }>(c: C) =>
+        c.key === customer.key ? { ...c, warning_thresholds: next.warning_thresholds } : c;
+      setCustomer((c) => (c ? merge(c) : c));
+      setCustomers((list) => list.map(merge));
+      setToast({ tone: "success", text: t("saved") });
+    } catch (error) {
+      const issues = error instanceof ApiError ? error.body?.params.issues : undefined;
+      if (Array.isArray(issues)) {
+        setErrors(Object.fromEntries(
+          (issues as { field: string; key: string; params?: Record<string, unknown> }[])
+            .map((i) => [i.field, { key: i.key, ...(i.params ? { params: i.params } : {}) }]),
+        ));
+      }
+      setToast({ tone: "error", text: t("logo.saveFailed") });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const nominal = Number.parseFloat(saved.default_lv_nominal_voltage?.split("/")[0] ?? "");
+  const pct = (f: (typeof FIELDS)[number]) => Number(form[f].replace(",", "."));
+  const volts = (factor: number) => formatNumber(nominal * factor, customer);
+  const message = (f: string) => {
+    const e = errors[f];
+    return e ? t(`errors:${e.key}`, e.params ?? {}) : null;
+  };
+
   return (
     <Page
-      title={t("grid-monitoring-settings.title")}
-      subtitle={t("grid-monitoring-settings.purpose")}
+      title={t("modules:grid-monitoring-settings.title")}
+      subtitle={t("gridMonitoring.description")}
+      actions={
+        <>
+          {dirty ? <span className="text-xs text-state-warning">{t("unsaved")}</span> : null}
+          <Button
+            variant="ghost"
+            disabled={!dirty || saving}
+            onClick={() => {
+              setForm(toForm(saved));
+              setErrors({});
+            }}
+          >
+            <Undo2 aria-hidden />
+            {t("discard")}
+          </Button>
+          <Button disabled={!dirty || saving} onClick={() => void save()}>
+            <Save aria-hidden />
+            {saving ? t("saving") : t("save")}
+          </Button>
+        </>
+      }
     >
-      <EmptyState
-        icon={<Construction />}
-        title={t("notAvailable")}
-        description={t("grid-monitoring-settings.plannedScope")}
-      />
+      <div className="grid max-w-5xl gap-4 lg:grid-cols-2">
+        <section className="flex flex-col gap-3 rounded-lg border bg-surface p-4">
+          <h2 className="text-sm font-semibold">{t("sections.thresholds")}</h2>
+          <form
+            noValidate
+            className="grid gap-3 sm:grid-cols-3"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void save();
+            }}
+          >
+            {FIELDS.map((f) => (
+              <FormField
+                key={f}
+                label={t(`fields.${f.replace("_pct", "")}`)}
+                error={message(`warning_thresholds.${f}`)}
+              >
+                {(p) => (
+                  <Input
+                    {...p}
+                    type="number"
+                    inputMode="decimal"
+                    step="0.01"
+                    value={form[f]}
+                    onChange={(e) => {
+                      setForm((old) => ({ ...old, [f]: e.target.value }));
+                      setErrors(({ [`warning_thresholds.${f}`]: _, ...rest }) => rest);
+                    }}
+                  />
+                )}
+              </FormField>
+            ))}
+            <button type="submit" hidden />
+          </form>
+          <p className="text-xs text-muted-foreground">
+            {Number.isFinite(nominal)
+              ? t("gridMonitoring.voltageRange", {
+                nominal: formatNumber(nominal, customer, 0),
+                low: volts(1 - pct("undervoltage_pct") / 100),
+                high: volts(1 + pct("overvoltage_pct") / 100),
+              })
+              : t("gridMonitoring.noNominal")}
+          </p>
+          <p className="text-xs text-muted-foreground">
+            {t("gridMonitoring.currentRule", { pct: form.overcurrent_pct || "–" })}
+          </p>
+        </section>
+        <section className="flex flex-col gap-2 rounded-lg border bg-surface p-4">
+          <h2 className="text-sm font-semibold">{t("gridMonitoring.triggersTitle")}</h2>
+          <p className="text-xs text-muted-foreground">{t("gridMonitoring.triggersDescription")}</p>
+          <p className="text-sm">
+            {customerWide
+              ? t("gridMonitoring.triggerState", {
+                state: customerWide.enabled
+                  ? t("gridMonitoring.enabled")
+                  : t("gridMonitoring.disabled"),
+                lv: formatNumber(customerWide.delta_lv_a, customer),
+                mv: formatNumber(customerWide.delta_mv_a, customer),
+                duration: customerWide.duration_min,
+              })
+              : t("gridMonitoring.triggerNone")}
+          </p>
+        </section>
+      </div>
+      <Toast
+        open={toast !== null}
+        onOpenChange={(open) => !open && setToast(null)}
+        tone={toast?.tone ?? "success"}
+      >
+        {toast?.text}
+      </Toast>
     </Page>
   );
 }

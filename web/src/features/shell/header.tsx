@@ -1,6 +1,7 @@
 import { ChevronDown } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useCustomerLogo } from "../../lib/customer-logo.ts";
 import { moduleById } from "../../lib/modules.ts";
 import { useRouteInfo } from "../../lib/route-info.ts";
 import { useSession } from "../../lib/session-atoms.ts";
@@ -25,7 +26,8 @@ export function Header({
   onLogout: () => void;
 }) {
   const { t } = useTranslation(["shell", "modules"]);
-  const { config } = useSession();
+  const { config, customer } = useSession();
+  const logo = useCustomerLogo(customer.key, customer.logo_etag);
   const [menuOpen, setMenuOpen] = useState(false);
   const { moduleId, section } = useRouteInfo();
   const module = moduleById(moduleId);
@@ -47,6 +49,15 @@ export function Header({
         <ChevronDown aria-hidden className="size-3.5 text-header-muted" />
       </button>
       <MegaMenu open={menuOpen} onOpenChange={setMenuOpen} />
+      {logo
+        ? (
+          <img
+            src={logo}
+            alt={t("settings:logo.headerAlt", { name: customer.name })}
+            className="h-8 max-w-32 rounded-sm bg-white object-contain p-0.5"
+          />
+        )
+        : null}
 
       {module
         ? (

@@ -1,18 +1,223 @@
-import { Construction } from "lucide-react";
+import { Link, useNavigate, useSearch } from "@tanstack/react-router";
+import { useAtomValue } from "jotai";
+import {
+  ChevronLeft,
+  ChevronRight,
+  CircleCheck,
+  CircleMinus,
+  Search,
+  UserPlus,
+} from "lucide-react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { EmptyState } from "../../ui/empty-state.tsx";
+import { customerAtom, useSession } from "../../lib/session-atoms.ts";
+import { useAsync } from "../../lib/use-async.ts";
+import { SEARCH_DELAY_MS, USERS_PAGE_SIZE } from "../../lib/user-rules.ts";
+import { Button } from "../../ui/button.tsx";
+import { Input } from "../../ui/input.tsx";
+import { AsyncState } from "../../ui/loader.tsx";
 import { Page } from "../../ui/page.tsx";
+import { Toast } from "../../ui/toast.tsx";
+import { NewUserDialog } from "./new-user-dialog.tsx";
+import { type ManagedUser, usersApi } from "./users-api.ts";
 
-/** The user management screen: title and an honest placeholder until its issue delivers it. */
+function readSearch(raw: Record<string, unknown>): { search: string; page: number } {
+  const page = Number(raw.page);
+  return {
+    search: typeof raw.search === "string" ? raw.search.slice(0, 100) : "",
+    page: Number.isInteger(page) && page > 0 ? page : 1,
+  };
+}
+
+/** User Management (spec 2.1): 17 users per page, a delayed search, and New user. */
 export function UserManagementPage() {
-  const { t } = useTranslation(["modules", "common"]);
+  const { t, i18n } = useTranslation(["users", "modules", "common"]);
+  const { customer: ownCustomer } = useSession();
+  const customer = useAtomValue(customerAtom) ?? ownCustomer;
+  const navigate = useNavigate();
+  const { search, page } = readSearch(useSearch({ strict: false }) as Record<string, unknown>);
+  const [typed, setTyped] = useState(search);
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<string | null>(null);
+
+  const go = (next: { search: string; page: number }) =>
+    void navigate({
+      to: "/user-management",
+      search: { ...(next.search ? { search: next.search } : {}), page: next.page } as never,
+      replace: true,
+    });
+
+  useEffect(() => {
+    if (typed === search) return;
+    const timer = window.setTimeout(() => go({ search: typed.trim(), page: 1 }), SEARCH_DELAY_MS);
+    return () => window.clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [typed]);
+
+  const list = useAsync(
+    (signal) => usersApi.list({ customer: customer.key, search, page }, signal),
+    [customer.key, search, page],
+  );
+  const formatLogin = (iso: string | null) =>
+    iso
+      ? new Date(iso).toLocaleString(i18n.language, {
+        timeZone: customer.default_timezone,
+        dateStyle: "medium",
+        timeStyle: "short",
+      })
+      : t("list.never");
+
   return (
-    <Page title={t("user-management.title")} subtitle={t("user-management.purpose")}>
-      <EmptyState
-        icon={<Construction />}
-        title={t("notAvailable")}
-        description={t("user-management.plannedScope")}
+    <Page
+      title={t("modules:user-management.title")}
+      subtitle={t("list.subtitle", { customer: customer.name || customer.auth_connection_name })}
+      actions={
+        <Button onClick={() => setCreating(true)}>
+          <UserPlus aria-hidden />
+          {t("list.newUser")}
+        </Button>
+      }
+    >
+      <div className="relative max-w-sm">
+        <Search
+          aria-hidden
+          className="pointer-events-none absolute left-2 top-2 size-4 text-muted-foreground"
+        />
+        <Input
+          type="search"
+          aria-label={t("list.search")}
+          placeholder={t("list.searchPlaceholder")}
+          className="pl-8"
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+        />
+      </div>
+      <div className="min-h-0 flex-1 overflow-auto rounded-lg border bg-surface">
+        <AsyncState state={list} onRetry={list.reload}>
+          {(data) => (
+            <>
+              <table className="w-full text-sm">
+                <thead className="sticky top-0 bg-surface-muted text-left text-xs text-muted-foreground">
+                  <tr>
+                    <th scope="col" className="px-3 py-2 font-medium">{t("fields.name")}</th>
+                    <th scope="col" className="px-3 py-2 font-medium">{t("fields.email")}</th>
+                    <th scope="col" className="px-3 py-2 font-medium">{t("fields.role")}</th>
+                    <th scope="col" className="px-3 py-2 font-medium">{t("fields.startPage")}</th>
+                    <th scope="col" className="px-3 py-2 font-medium">{t("fields.latestLogin")}</th>
+                    <th scope="col" className="px-3 py-2 font-medium">{t("fields.state")}</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y">
+                  {data.items.map((user) => (
+                    <UserRow
+                      key={user.user_id}
+                      user={user}
+                      login={formatLogin(user.latest_login)}
+                    />
+                  ))}
+                </tbody>
+              </table>
+              {data.items.length === 0
+                ? (
+                  <p className="p-6 text-center text-sm text-muted-foreground">
+                    {search ? t("list.noMatch", { search }) : t("list.empty")}
+                  </p>
+                )
+                : null}
+              <Pager
+                total={data.total}
+                page={page}
+                onPage={(next) => go({ search, page: next })}
+              />
+            </>
+          )}
+        </AsyncState>
+      </div>
+      <NewUserDialog
+        open={creating}
+        customer={customer}
+        onOpenChange={setCreating}
+        onCreated={(user) => {
+          setCreating(false);
+          setCreated(user.name);
+          list.reload();
+        }}
       />
+      <Toast open={created !== null} onOpenChange={(open) => !open && setCreated(null)}>
+        {t("list.created", { name: created ?? "" })}
+      </Toast>
     </Page>
+  );
+}
+
+function UserRow({ user, login }: { user: ManagedUser; login: string }) {
+  const { t } = useTranslation("users");
+  return (
+    <tr className="hover:bg-surface-muted">
+      <td className="px-3 py-1.5">
+        <Link
+          to="/user-management/$cid/$id"
+          params={{ cid: user.customer_key, id: user.user_id }}
+          className="font-medium text-primary hover:underline"
+        >
+          {user.name}
+        </Link>
+      </td>
+      <td className="px-3 py-1.5">{user.email}</td>
+      <td className="px-3 py-1.5">{t(`roles.${user.role}`)}</td>
+      <td className="px-3 py-1.5 text-muted-foreground">{user.start_page ?? t("list.default")}</td>
+      <td className="px-3 py-1.5 tabular text-muted-foreground">{login}</td>
+      <td className="px-3 py-1.5">
+        {user.disabled
+          ? (
+            <span className="inline-flex items-center gap-1 text-state-offline">
+              <CircleMinus aria-hidden className="size-4" />
+              {t("state.disabled")}
+            </span>
+          )
+          : (
+            <span className="inline-flex items-center gap-1 text-state-ok">
+              <CircleCheck aria-hidden className="size-4" />
+              {t("state.active")}
+            </span>
+          )}
+      </td>
+    </tr>
+  );
+}
+
+function Pager(
+  { total, page, onPage }: { total: number; page: number; onPage: (page: number) => void },
+) {
+  const { t } = useTranslation("users");
+  const pages = Math.max(1, Math.ceil(total / USERS_PAGE_SIZE));
+  const from = total === 0 ? 0 : (page - 1) * USERS_PAGE_SIZE + 1;
+  const to = Math.min(total, page * USERS_PAGE_SIZE);
+  return (
+    <nav
+      aria-label={t("list.pages")}
+      className="flex items-center justify-end gap-2 border-t px-3 py-2 text-xs text-muted-foreground"
+    >
+      <span className="tabular">{t("list.range", { from, to, total })}</span>
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label={t("list.previous")}
+        disabled={page <= 1}
+        onClick={() => onPage(page - 1)}
+      >
+        <ChevronLeft aria-hidden />
+      </Button>
+      <span className="tabular">{t("list.page", { page, pages })}</span>
+      <Button
+        variant="ghost"
+        size="icon"
+        aria-label={t("list.next")}
+        disabled={page >= pages}
+        onClick={() => onPage(page + 1)}
+      >
+        <ChevronRight aria-hidden />
+      </Button>
+    </nav>
   );
 }

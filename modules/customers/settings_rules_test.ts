@@ -1,0 +1,159 @@
+import assert from "node:assert/strict";
+import { isCountry, isTimeZone, readSettings, readThresholds } from "./settings_rules.ts";
+
+/** A body that breaks no rule. */
+function validSettings(): Record<string, unknown> {
+  return {
+    name: "EW Demo AG",
+    street: "Werkstrasse 1",
+    postcode: "6003",
+    city: "Luzern",
+    country: "CH",
+    technical_contact: {
+      name: "Tina Technik",
+      email: "tech@demo-ew.ch",
+      phone: "+41 41 123 45 67",
+    },
+    default_date_format: "DD.MM.YYYY",
+    default_time_format: "HH:mm",
+    default_number_format: "1'234.56",
+    default_timezone: "Europe/Zurich",
+    default_language: "de",
+    available_languages: ["de", "fr"],
+    authorized_email_domains: ["demo-ew.ch"],
+    default_frequency: 50,
+    default_lv_nominal_voltage: "230/400",
+    default_mv_nominal_voltage: 16000,
+    map_center: { lat: 47.05, lng: 8.31 },
+    default_map_zoom_level: 12,
+    warning_thresholds: { overvoltage_pct: 10, undervoltage_pct: 10, overcurrent_pct: 100 },
+  };
+}
+
+const keysOf = (body: Record<string, unknown>) =>
+  readSettings(body).issues.map((i) => `${i.field}:${i.key}`);
+
+Deno.test("readSettings() accepts a complete valid body and normalises it", () => {
+  const { value, issues } = readSettings({
+    ...validSettings(),
+    name: "  EW Demo AG ",
+    country: "ch",
+    authorized_email_domains: ["Demo-EW.ch", "demo-ew.ch"],
+  });
+  assert.deepEqual(issues, []);
+  assert.equal(value.name, "EW Demo AG");
+  assert.equal(value.country, "CH");
+  assert.deepEqual(value.authorized_email_domains, ["demo-ew.ch"]);
+  assert.equal(value.applications, undefined);
+});
+
+Deno.test("readSettings() refuses texts over 250 characters and a missing name", () => {
+  assert.deepEqual(keysOf({ ...validSettings(), city: "x".repeat(251) }), [
+    "city:settings.tooLong",
+  ]);
+  assert.deepEqual(keysOf({ ...validSettings(), city: "x".repeat(250) }), []);
+  assert.deepEqual(keysOf({ ...validSettings(), name: "  " }), ["name:settings.required"]);
+});
+
+Deno.test("readSettings() applies the language rules of spec 5", () => {
+  assert.deepEqual(keysOf({ ...validSettings(), available_languages: [] }), [
+    "available_languages:settings.languageRequired",
+    "default_language:settings.defaultLanguageNotAvailable",
+  ]);
+  assert.deepEqual(keysOf({ ...validSettings(), default_language: "" }), [
+    "default_language:settings.defaultLanguageRequired",
+  ]);
+  assert.deepEqual(keysOf({ ...validSettings(), default_language: "en" }), [
+    "default_language:settings.defaultLanguageNotAvailable",
+  ]);
+  assert.deepEqual(keysOf({ ...validSettings(), available_languages: ["de", "it"] }), [
+    "available_languages:settings.invalidChoice",
+  ]);
+});
+
+Deno.test("readSettings() allows only the LV pairs of spec 9 and 50 or 60 Hz", () => {
+  assert.deepEqual(keysOf({ ...validSettings(), default_lv_nominal_voltage: "230/415" }), [
+    "default_lv_nominal_voltage:settings.invalidChoice",
+  ]);
+  assert.deepEqual(keysOf({ ...validSettings(), default_lv_nominal_voltage: "277/480" }), []);
+  assert.deepEqual(keysOf({ ...validSettings(), default_frequency: 55 }), [
+    "default_frequency:settings.invalidChoice",
+  ]);
+});
+
+Deno.test("readSettings() checks ranges, integers and 2 decimals", () => {
+  assert.deepEqual(keysOf({ ...validSettings(), default_map_zoom_level: 4 }), [
+    "default_map_zoom_level:settings.outOfRange",
+  ]);
+  assert.deepEqual(keysOf({ ...validSettings(), default_map_zoom_level: 12.5 }), [
+    "default_map_zoom_level:settings.integer",
+  ]);
+  assert.deepEqual(keysOf({ ...validSettings(), default_mv_nominal_voltage: null }), []);
+  assert.deepEqual(keysOf({ ...validSettings(), default_mv_nominal_voltage: 400 }), [
+    "default_mv_nominal_voltage:settings.outOfRange",
+  ]);
+  assert.deepEqual(
+    keysOf({ ...validSettings(), map_center: { lat: 46.812355, lng: 8.263672 } }),
+    [],
+  );
+  assert.deepEqual(keysOf({ ...validSettings(), map_center: { lat: 46.8123551, lng: 8 } }), [
+    "map_center.lat:settings.decimals",
+  ]);
+  assert.deepEqual(keysOf({ ...validSettings(), map_center: { lat: 91, lng: "8" } }), [
+    "map_center.lat:settings.outOfRange",
+    "map_center.lng:settings.number",
+  ]);
+});
+
+Deno.test("readSettings() validates time zone, country, formats, e-mail, phone and domains", () => {
+  assert.deepEqual(keysOf({ ...validSettings(), default_timezone: "Europe/Lucerne" }), [
+    "default_timezone:settings.invalidTimezone",
+  ]);
+  assert.deepEqual(keysOf({ ...validSettings(), country: "EU" }), [
+    "country:settings.invalidCountry",
+  ]);
+  assert.deepEqual(keysOf({ ...validSettings(), default_date_format: "D/M/YY" }), [
+    "default_date_format:settings.invalidChoice",
+  ]);
+  const contact = { name: null, email: "no-mail", phone: "12" };
+  assert.deepEqual(keysOf({ ...validSettings(), technical_contact: contact }), [
+    "technical_contact.email:settings.invalidEmail",
+    "technical_contact.phone:settings.invalidPhone",
+  ]);
+  assert.deepEqual(keysOf({ ...validSettings(), authorized_email_domains: ["demo ew.ch"] }), [
+    "authorized_email_domains:settings.invalidDomain",
+  ]);
+  assert.deepEqual(keysOf({ ...validSettings(), authorized_email_domains: [] }), [
+    "authorized_email_domains:settings.domainRequired",
+  ]);
+});
+
+Deno.test("readSettings() keeps the default app keys in the applications", () => {
+  assert.deepEqual(keysOf({ ...validSettings(), applications: ["app:grid-monitoring"] }), [
+    "applications:settings.defaultApplicationsRequired",
+  ]);
+  assert.deepEqual(
+    keysOf({ ...validSettings(), applications: ["app:grid-metering", "hes:data-export", "x"] }),
+    ["applications:settings.invalidChoice"],
+  );
+});
+
+Deno.test("readThresholds() refuses thresholds outside their ranges", () => {
+  const { issues } = readThresholds({
+    warning_thresholds: { overvoltage_pct: 25, undervoltage_pct: 10.555, overcurrent_pct: 40 },
+  });
+  assert.deepEqual(issues.map((i) => [i.field, i.key, i.params]), [
+    ["warning_thresholds.overvoltage_pct", "settings.outOfRange", { min: 1, max: 20 }],
+    ["warning_thresholds.undervoltage_pct", "settings.decimals", { count: 2 }],
+    ["warning_thresholds.overcurrent_pct", "settings.outOfRange", { min: 50, max: 200 }],
+  ]);
+});
+
+Deno.test("isCountry() and isTimeZone() accept real codes only", () => {
+  assert.equal(isCountry("CH"), true);
+  assert.equal(isCountry("UA"), true);
+  assert.equal(isCountry("XX"), false);
+  assert.equal(isTimeZone("Europe/Kyiv") || isTimeZone("Europe/Kiev"), true);
+  assert.equal(isTimeZone("UTC"), true);
+  assert.equal(isTimeZone("Mars/Olympus"), false);
+});

@@ -1,0 +1,112 @@
+/**
+ * Assembles the notification centre for main.ts: service, live hub, mailer, producers and the
+ * routes mounted at /nsm (the STOMP websocket authenticates in its CONNECT frame; the REST calls
+ * behind `auth`).
+ */
+import { Hono, type MiddlewareHandler } from "hono";
+import { z } from "zod";
+import {
+  type AppEnv,
+  AppError,
+  type Db,
+  type EventBus,
+  type Logger,
+  type TokenVerifier,
+  validate,
+} from "../kernel/mod.ts";
+import { createMailer, type Mailer } from "./mailer.ts";
+import { type Producers, startProducers, type UserDirectory } from "./producers.ts";
+import { type CustomerKeyOf, notificationRoutes } from "./routes.ts";
+import { NotificationsService } from "./service.ts";
+import { NotificationHub, stompRoutes } from "./stomp.ts";
+
+/** What the notification centre needs from the composition root. */
+export interface NotificationCentreDeps {
+  db: Db;
+  bus: EventBus;
+  users: UserDirectory;
+  verifier: TokenVerifier;
+  auth: MiddlewareHandler<AppEnv>;
+  customerKeyOf: CustomerKeyOf;
+  logger: Logger;
+  /** SMTP server URL (smtp://user:pass@host:port); unset keeps mails in the outbox. */
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  /** Heart-beat offered by the STOMP endpoint in ms (default 25000). */
+  heartbeatMs?: number;
+  /** Window coalescing the node state changes of one evaluation (default 2000 ms). */
+  coalesceMs?: number;
+  /**
+   * Mounts POST /nsm/e2e/cells-to-configure, which publishes a grid.cellsToConfigure event for
+   * the caller's customer. Only for end-to-end tests (E2E_HOOKS=true); never in production.
+   */
+  e2eHooks?: boolean;
+}
+
+/** The running notification centre. */
+export interface NotificationCentre {
+  /** Mount at /nsm. */
+  routes: Hono<AppEnv>;
+  service: NotificationsService;
+  hub: NotificationHub;
+  mailer: Mailer;
+  producers: Producers;
+  close(): Promise<void>;
+}
+
+const hookBody = z.strictObject({ count: z.number().int().min(1).max(1000).default(1) });
+
+/** Starts the producers and builds the /nsm routes. */
+export function createNotificationCentre(deps: NotificationCentreDeps): NotificationCentre {
+  const logger = deps.logger.child({ module: "notifications" });
+  const service = new NotificationsService(deps.db);
+  const hub = new NotificationHub();
+  const mailer = createMailer({ smtpUrl: deps.smtpUrl, from: deps.mailFrom, service, logger });
+  const producers = startProducers({
+    bus: deps.bus,
+    users: deps.users,
+    service,
+    hub,
+    mailer,
+    logger,
+    ...(deps.coalesceMs !== undefined ? { coalesceMs: deps.coalesceMs } : {}),
+  });
+  const routes = new Hono<AppEnv>();
+  routes.route(
+    "/",
+    stompRoutes(hub, {
+      verifier: deps.verifier,
+      customerKeyOf: deps.customerKeyOf,
+      logger,
+      ...(deps.heartbeatMs !== undefined ? { heartbeatMs: deps.heartbeatMs } : {}),
+    }),
+  );
+  routes.use("*", deps.auth);
+  routes.route("/", notificationRoutes(service, deps.customerKeyOf));
+  if (deps.e2eHooks) {
+    routes.post("/e2e/cells-to-configure", validate("json", hookBody), async (c) => {
+      const customerKey = await deps.customerKeyOf(c.get("principal").customer);
+      if (!customerKey) throw new AppError("common.notFound");
+      const { count } = c.req.valid("json");
+      await deps.bus.publish("grid.cellsToConfigure", {
+        customerKey,
+        cellIds: [],
+        count,
+        reason: "NEW_STOCK",
+      });
+      return c.json({ published: true }, 202);
+    });
+  }
+  return {
+    routes,
+    service,
+    hub,
+    mailer,
+    producers,
+    async close() {
+      hub.closeAll();
+      await producers.stop();
+      mailer.close();
+    },
+  };
+}

@@ -1,0 +1,13 @@
+/**
+ * @module
+ * Notifications (nsm): the notification centre of spec 2.7 — notifications per user, the
+ * STOMP websocket that pushes them live, the producers that turn other modules' events into
+ * notifications and e-mails, and the mail outbox.
+ */
+export {
+  createNotificationCentre,
+  type NotificationCentre,
+  type NotificationCentreDeps,
+} from "./centre.ts";
+export type { NotificationDto, NotificationPage, OutboxDto } from "./service.ts";
+export { notificationDestination } from "./stomp.ts";

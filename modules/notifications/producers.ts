@@ -1,0 +1,266 @@
+/**
+ * Producers: integration events of the other modules become notifications (spec 3 types and
+ * severities) for every user of the customer who holds a role for the type's app and enabled
+ * it in user_metadata.notification.apps; they are pushed live over STOMP and, when the user
+ * wants e-mails and the address is validated, mailed. Node state changes are coalesced per
+ * customer: the changes of one grid evaluation (arriving within `coalesceMs`) make one
+ * notification with number_of_alarms. Payloads: docs/contracts.md#events.
+ */
+import type { CustomTriggerFired, NodeStateChanged } from "../monitoring/mod.ts";
+import type { CellsToConfigure, MappingValidated } from "../grid/mod.ts";
+import { type EventBus, holdsKey, type Logger } from "../kernel/mod.ts";
+import type { CurrentUserDto, EmailValidationRequested } from "../users/mod.ts";
+import { notificationMail, validationMail } from "./mail_texts.ts";
+import type { Mailer } from "./mailer.ts";
+import type { NotificationInfo, NotificationType, Severity } from "./schema.ts";
+import type { NotificationsService } from "./service.ts";
+import type { NotificationHub } from "./stomp.ts";
+
+/** The app key whose role and notification setting a notification type needs. */
+export const APP_OF_TYPE: Readonly<Record<NotificationType, string>> = {
+  GRID_MONITORING: "app:grid-monitoring",
+  DATA_EXPORT: "hes:data-export",
+  POWER_QUALITY: "app:power-quality",
+  SETUP_INFORMATION: "hes:infrastructure-setup",
+  IO_MONITORING: "app:io-monitoring",
+  CONNECTOR_SCADA: "hes:scada-connector",
+};
+
+/** The channels a user enabled for one app (user_metadata.notification, docs/contracts.md). */
+export function channelsFor(
+  userMetadata: Record<string, unknown>,
+  appKey: string,
+): { web: boolean; email: boolean } {
+  const notification = userMetadata.notification as
+    | { apps?: Record<string, unknown>; email?: unknown }
+    | undefined;
+  const value = notification?.apps?.[appKey];
+  const emailOn = notification?.email === true;
+  if (value === true) return { web: true, email: emailOn };
+  if (typeof value === "object" && value !== null) {
+    const v = value as { web?: unknown; email?: unknown };
+    return { web: v.web === true, email: emailOn && v.email === true };
+  }
+  return { web: false, email: false };
+}
+
+/** True when the user's e-mail address is validated (current-user DTO); absent reads as not. */
+export function emailValidated(user: CurrentUserDto): boolean {
+  return user.email_validated === true;
+}
+
+/** What the producers read about users (a slice of UsersService). */
+export interface UserDirectory {
+  listOfCustomer(customerKey: string): Promise<CurrentUserDto[]>;
+  getById(id: string): Promise<{ name: string } | null>;
+}
+
+/** One notification to fan out to the users of a customer. */
+export interface Announcement {
+  customerKey: string;
+  type: NotificationType;
+  name: string;
+  severity: Severity;
+  info: NotificationInfo;
+  productId?: string | null;
+}
+
+const ALARM_SEVERITY: Record<string, Severity> = {
+  INTERRUPTION: "CRITICAL",
+  NO_DATA: "WARNING",
+  OVERCURRENT: "WARNING",
+  OVERVOLTAGE: "WARNING",
+  UNDERVOLTAGE: "WARNING",
+};
+/** Worst first, to name the state of a coalesced notification. */
+const STATE_ORDER = ["INTERRUPTION", "NO_DATA", "OVERCURRENT", "OVERVOLTAGE", "UNDERVOLTAGE"];
+
+/** Turns the node state changes of one evaluation into one announcement (or none). */
+export function coalesceNodeChanges(
+  customerKey: string,
+  changes: readonly NodeStateChanged[],
+): Announcement | null {
+  const alarms = changes.filter((c) => c.to !== "OK" && c.suppressedBy === null);
+  const cleared = changes.filter((c) => c.to === "OK");
+  const first = alarms[0] ?? cleared[0];
+  if (!first) return null;
+  if (alarms.length > 0) {
+    const worst = STATE_ORDER.find((s) => alarms.some((a) => a.to === s)) ?? alarms[0]!.to;
+    return {
+      customerKey,
+      type: "GRID_MONITORING",
+      name: "NODE_STATE_CHANGED",
+      severity: ALARM_SEVERITY[worst] ?? "WARNING",
+      info: {
+        number_of_alarms: alarms.length,
+        state: worst,
+        node_name: first.nodeName,
+        ew_name: first.electricalWorkName,
+        start_time: first.at,
+      },
+    };
+  }
+  return {
+    customerKey,
+    type: "GRID_MONITORING",
+    name: "NODE_STATE_CHANGED",
+    severity: "INFO",
+    info: {
+      number_of_alarms: 0,
+      counter: cleared.length,
+      state: "OK",
+      node_name: first.nodeName,
+      ew_name: first.electricalWorkName,
+      start_time: first.at,
+    },
+  };
+}
+
+/** Dependencies of {@link startProducers}. */
+export interface ProducerDeps {
+  bus: EventBus;
+  users: UserDirectory;
+  service: NotificationsService;
+  hub: Pick<NotificationHub, "publish">;
+  mailer: Mailer;
+  logger: Logger;
+  /** Window in which node state changes of one customer are coalesced (default 2000 ms). */
+  coalesceMs?: number;
+}
+
+/** The running producers: `announce` fans out one notification; `stop` flushes and unsubscribes. */
+export interface Producers {
+  announce(a: Announcement): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** Subscribes the producers to the event bus. */
+export function startProducers(deps: ProducerDeps): Producers {
+  const { bus, users, service, hub, mailer, logger } = deps;
+  const coalesceMs = deps.coalesceMs ?? 2000;
+  const pending = new Map<
+    string,
+    { changes: NodeStateChanged[]; timer: ReturnType<typeof setTimeout> }
+  >();
+  const running = new Set<Promise<unknown>>();
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    running.add(p);
+    p.finally(() => running.delete(p)).catch(() => {});
+    return p;
+  };
+
+  /** Stores, pushes and mails one announcement; returns the number of notifications stored. */
+  async function announce(a: Announcement): Promise<number> {
+    const appKey = APP_OF_TYPE[a.type];
+    const recipients = (await users.listOfCustomer(a.customerKey))
+      .filter((u) => holdsKey(u.apps_roles, appKey))
+      .map((u) => ({ user: u, channels: channelsFor(u.user_metadata, appKey) }));
+    const created = await service.createMany(
+      recipients.filter((r) => r.channels.web).map((r) => ({
+        userId: r.user.user_id,
+        customerKey: a.customerKey,
+        type: a.type,
+        name: a.name,
+        severity: a.severity,
+        info: a.info,
+        productId: a.productId ?? null,
+      })),
+    );
+    for (const { userId, notification } of created) hub.publish(userId, [notification]);
+    for (const { user } of recipients.filter((r) => r.channels.email && emailValidated(r.user))) {
+      const mail = notificationMail(user.language, a);
+      await mailer.send({
+        customerKey: a.customerKey,
+        userId: user.user_id,
+        to: user.email,
+        subject: mail.subject,
+        text: mail.text,
+        kind: "NOTIFICATION",
+      }).catch((error) =>
+        logger.error("Notification mail failed", { error, userId: user.user_id })
+      );
+    }
+    return created.length;
+  }
+
+  const flush = (customerKey: string) => {
+    const entry = pending.get(customerKey);
+    if (!entry) return Promise.resolve();
+    pending.delete(customerKey);
+    clearTimeout(entry.timer);
+    const announcement = coalesceNodeChanges(customerKey, entry.changes);
+    return track(
+      announcement
+        ? announce(announcement).catch((error) =>
+          logger.error("Grid monitoring notification failed", { error })
+        )
+        : Promise.resolve(),
+    );
+  };
+
+  const unsubscribe = [
+    // payload: docs/contracts.md#events
+    bus.subscribe("monitoring.nodeStateChanged", (change) => {
+      const entry = pending.get(change.customerKey);
+      if (entry) entry.changes.push(change);
+      else {
+        const timer = setTimeout(() => void flush(change.customerKey), coalesceMs);
+        pending.set(change.customerKey, { changes: [change], timer });
+      }
+    }),
+    bus.subscribe("monitoring.customTriggerFired", async (e: CustomTriggerFired) => {
+      await announce({
+        customerKey: e.customerKey,
+        type: "GRID_MONITORING",
+        name: "AUTOMATIC_REQUEST_TRIGGER",
+        severity: e.status === "FAILURE" ? "WARNING" : "INFO",
+        info: {
+          status: e.status,
+          node_name: e.nodeName,
+          ew_name: e.electricalWorkName,
+          start_time: e.at,
+        },
+      });
+    }),
+    bus.subscribe("grid.cellsToConfigure", async (e: CellsToConfigure) => {
+      await announce({
+        customerKey: e.customerKey,
+        type: "SETUP_INFORMATION",
+        name: "CELLS_TO_CONFIGURE",
+        severity: "INFO",
+        info: { number_of_alarms: e.count, state: e.reason },
+      });
+    }),
+    bus.subscribe("grid.mappingValidated", async (e: MappingValidated) => {
+      await announce({
+        customerKey: e.customerKey,
+        type: "SETUP_INFORMATION",
+        name: "MAPPING_VALIDATED",
+        severity: e.verdict === "CORRECT" ? "INFO" : "WARNING",
+        info: { ew_name: e.ewName, node_name: e.nodeName, status: e.verdict },
+        productId: e.cellId,
+      });
+    }),
+    bus.subscribe("users.emailValidationRequested", async (e: EmailValidationRequested) => {
+      const user = await users.getById(e.userId);
+      const mail = validationMail(e.language, user?.name ?? e.email, e.link);
+      await mailer.send({
+        customerKey: e.customerKey,
+        userId: e.userId,
+        to: e.email,
+        subject: mail.subject,
+        text: mail.text,
+        kind: "EMAIL_VALIDATION",
+      });
+    }),
+  ];
+
+  return {
+    announce,
+    async stop() {
+      for (const off of unsubscribe) off();
+      await Promise.all([...pending.keys()].map(flush));
+      await Promise.all([...running]);
+    },
+  };
+}

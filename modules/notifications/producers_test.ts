@@ -1,0 +1,222 @@
+import assert from "node:assert/strict";
+import { createLogger, type Database, EventBus, migrate, openDatabase } from "../kernel/mod.ts";
+import type { NodeStateChanged } from "../monitoring/mod.ts";
+import type { CurrentUserDto } from "../users/mod.ts";
+import type { Mailer, MailMessage } from "./mailer.ts";
+import { channelsFor, coalesceNodeChanges, startProducers } from "./producers.ts";
+import { type NotificationDto, NotificationsService } from "./service.ts";
+
+const logger = createLogger("error");
+
+function user(id: string, appsRoles: string[], notification: unknown, extra = {}): CurrentUserDto {
+  return {
+    user_id: id,
+    name: `User ${id}`,
+    email: `${id}@demo-ew.ch`,
+    phone: null,
+    role: "user",
+    start_page: null,
+    language: "fr",
+    apps_roles: appsRoles,
+    customer_key: "c1",
+    user_metadata: { notification },
+    app_metadata: {},
+    latest_login: null,
+    email_validated: false,
+    ...extra,
+  } as CurrentUserDto;
+}
+
+const change = (
+  node: string,
+  to: NodeStateChanged["to"],
+  suppressedBy: string | null = null,
+): NodeStateChanged => ({
+  customerKey: "c1",
+  nodeId: node,
+  nodeName: `Node ${node}`,
+  electricalWorkName: `EW ${node}`,
+  level: "LV",
+  from: "OK",
+  to,
+  suppressedBy,
+  at: "2026-01-01T10:00:00.000Z",
+});
+
+Deno.test("channels: a boolean enables the web, e-mail needs the master switch", () => {
+  assert.deepEqual(channelsFor({}, "app:x"), { web: false, email: false });
+  assert.deepEqual(channelsFor({ notification: { apps: { "app:x": true } } }, "app:x"), {
+    web: true,
+    email: false,
+  });
+  assert.deepEqual(
+    channelsFor({ notification: { apps: { "app:x": true }, email: true } }, "app:x"),
+    { web: true, email: true },
+  );
+  assert.deepEqual(
+    channelsFor(
+      { notification: { apps: { "app:x": { web: false, email: true } }, email: true } },
+      "app:x",
+    ),
+    { web: false, email: true },
+  );
+  assert.deepEqual(
+    channelsFor({ notification: { apps: { "app:x": { web: true, email: true } } } }, "app:x"),
+    { web: true, email: false },
+  );
+});
+
+Deno.test("node state changes of one evaluation coalesce into one notification", () => {
+  const alarms = coalesceNodeChanges("c1", [
+    change("a", "UNDERVOLTAGE"),
+    change("b", "INTERRUPTION"),
+    change("c", "NO_DATA", "b"),
+    change("d", "OK"),
+  ]);
+  assert.equal(alarms?.severity, "CRITICAL");
+  assert.equal(alarms?.info.number_of_alarms, 2, "the suppressed change is no alarm");
+  assert.equal(alarms?.info.state, "INTERRUPTION");
+  assert.equal(alarms?.info.node_name, "Node a");
+  const warning = coalesceNodeChanges("c1", [change("a", "OVERVOLTAGE")]);
+  assert.equal(warning?.severity, "WARNING");
+  const cleared = coalesceNodeChanges("c1", [change("a", "OK"), change("b", "OK")]);
+  assert.equal(cleared?.severity, "INFO");
+  assert.equal(cleared?.info.counter, 2);
+  assert.equal(coalesceNodeChanges("c1", [change("a", "NO_DATA", "x")]), null);
+});
+
+Deno.test({
+  name: "events become notifications for users who hold the app and enabled it, live and by mail",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const database: Database = await openDatabase({ dataDir: ":memory:" });
+    try {
+      await migrate(database);
+      const service = new NotificationsService(database.db);
+      const bus = new EventBus(logger);
+      const users = [
+        // Holds the app and enabled it, e-mail validated and wanted.
+        user("u1", ["app:grid-monitoring:user", "hes:infrastructure-setup:admin"], {
+          apps: {
+            "app:grid-monitoring": true,
+            "hes:infrastructure-setup": { web: true, email: true },
+          },
+          email: true,
+        }, { email_validated: true }),
+        // Enabled, wants e-mail, but the address is not validated.
+        user("u2", ["app:grid-monitoring:user", "hes:infrastructure-setup:user"], {
+          apps: { "hes:infrastructure-setup": { web: true, email: true } },
+          email: true,
+        }),
+        // Enabled the app in its settings but holds no role for it.
+        user("u3", ["app:grid-monitoring:user"], {
+          apps: { "hes:infrastructure-setup": true },
+        }),
+        // Holds the role, enabled nothing.
+        user("u4", ["hes:infrastructure-setup:user"], { apps: {} }),
+      ];
+      const pushed: { userId: string; list: readonly NotificationDto[] }[] = [];
+      const mails: MailMessage[] = [];
+      const mailer: Mailer = {
+        delivery: "outbox",
+        send: (m) => {
+          mails.push(m);
+          return Promise.resolve();
+        },
+        close() {},
+      };
+      const producers = startProducers({
+        bus,
+        users: {
+          listOfCustomer: (key) => Promise.resolve(key === "c1" ? users : []),
+          getById: (id) => Promise.resolve(users.find((u) => u.user_id === id) ?? null),
+        },
+        service,
+        hub: { publish: (userId, list) => void pushed.push({ userId, list }) },
+        mailer,
+        logger,
+        coalesceMs: 50,
+      });
+
+      await bus.publish("grid.cellsToConfigure", {
+        customerKey: "c1",
+        cellIds: ["x", "y", "z"],
+        count: 3,
+        reason: "DELETED_PARENT",
+      });
+      assert.deepEqual(pushed.map((p) => p.userId).sort(), ["u1", "u2"]);
+      assert.equal(pushed[0]?.list[0]?.type, "SETUP_INFORMATION");
+      assert.deepEqual(JSON.parse(pushed[0]!.list[0]!.info), {
+        number_of_alarms: 3,
+        state: "DELETED_PARENT",
+      });
+      assert.deepEqual(mails.map((m) => m.to), ["u1@demo-ew.ch"], "only the validated address");
+      assert.equal(mails[0]?.subject, "Notification GridWatch : Configuration de l'infrastructure");
+      assert.match(mails[0]!.text, /3 cellules attendent leur configuration/);
+
+      await bus.publish("grid.mappingValidated", {
+        customerKey: "c1",
+        cellId: "cell-9",
+        nodeName: "N9",
+        ewName: "EW9",
+        verdict: "SHIFT_RIGHT",
+        certainty: "CERTAIN",
+      });
+      const mapping = pushed.at(-1)!.list[0]!;
+      assert.equal(mapping.severity, "WARNING");
+      assert.equal(mapping.gridwatch_id, "cell-9");
+
+      // Three changes of one evaluation -> one notification for the one user who enabled it.
+      pushed.length = 0;
+      for (
+        const c of [change("a", "UNDERVOLTAGE"), change("b", "OVERCURRENT"), change("c", "OK")]
+      ) {
+        await bus.publish("monitoring.nodeStateChanged", c);
+      }
+      assert.equal(pushed.length, 0, "coalesced, not yet sent");
+      await new Promise((r) => setTimeout(r, 120));
+      assert.equal(pushed.length, 1);
+      assert.equal(pushed[0]?.userId, "u1");
+      assert.equal(JSON.parse(pushed[0]!.list[0]!.info).number_of_alarms, 2);
+
+      await bus.publish("monitoring.customTriggerFired", {
+        customerKey: "c1",
+        triggerId: "t",
+        nodeId: "a",
+        nodeName: "Node a",
+        electricalWorkName: "EW a",
+        feederId: "f",
+        phase: "L1",
+        level: "LV",
+        changeA: 60,
+        deltaA: 50,
+        status: "FAILURE",
+        code: 331,
+        requestId: null,
+        at: "2026-01-01T10:00:00.000Z",
+      });
+      assert.equal(pushed.at(-1)?.list[0]?.name, "AUTOMATIC_REQUEST_TRIGGER");
+      assert.equal(JSON.parse(pushed.at(-1)!.list[0]!.info).status, "FAILURE");
+
+      mails.length = 0;
+      await bus.publish("users.emailValidationRequested", {
+        customerKey: "c1",
+        userId: "u2",
+        email: "new@demo-ew.ch",
+        language: "de",
+        link: "http://gw.test/usm/validate?token=abc",
+      });
+      assert.equal(mails[0]?.to, "new@demo-ew.ch");
+      assert.equal(mails[0]?.kind, "EMAIL_VALIDATION");
+      assert.match(mails[0]!.text, /Guten Tag User u2/);
+      assert.match(mails[0]!.text, /token=abc/);
+
+      assert.equal((await service.list({ userId: "u4", customerKey: "c1" }, "u4", 0, 10)).total, 0);
+      assert.equal((await service.list({ userId: "u1", customerKey: "c1" }, "u1", 0, 10)).total, 4);
+      await producers.stop();
+    } finally {
+      await database.close();
+    }
+  },
+});

@@ -1,0 +1,178 @@
+/**
+ * The global settings rules of the server (modules/customers/settings_rules.ts) mirrored for
+ * the forms: the same limits, lists and message keys (`errors:settings.*`), so a form refuses
+ * what the server would refuse, with the same translated text.
+ */
+import { isValidPhoneNumber } from "libphonenumber-js";
+
+export const MAX_TEXT = 250;
+export const LANGUAGES = ["en", "fr", "de", "uk"] as const;
+/** Nominal LV voltage pairs phase/line of spec 9. */
+export const LV_NOMINAL_VOLTAGES = [
+  "277/480",
+  "250/433",
+  "240/415",
+  "230/400",
+  "220/380",
+  "130/225",
+  "120/210",
+  "115/200",
+  "110/190",
+  "100/175",
+] as const;
+export const FREQUENCIES = [50, 60] as const;
+/** Applications a customer can have; the first two are always included (spec 6). */
+export const APPLICATIONS = [
+  "app:grid-metering",
+  "hes:data-export",
+  "app:grid-monitoring",
+  "app:visual-statistics",
+  "app:power-quality",
+  "app:io-monitoring",
+  "hes:infrastructure-setup",
+  "hes:io-configuration",
+  "hes:scada-connector",
+] as const;
+export const DEFAULT_APPLICATIONS = ["app:grid-metering", "hes:data-export"];
+/** Ranges (inclusive) and decimals: 2 as the spec's numeric ranges, 6 for coordinates. */
+export const RANGES = {
+  default_mv_nominal_voltage: { min: 1000, max: 52000, decimals: 2 },
+  default_map_zoom_level: { min: 5, max: 24, decimals: 0 },
+  "map_center.lat": { min: -90, max: 90, decimals: 6 },
+  "map_center.lng": { min: -180, max: 180, decimals: 6 },
+  "warning_thresholds.overvoltage_pct": { min: 1, max: 20, decimals: 2 },
+  "warning_thresholds.undervoltage_pct": { min: 1, max: 20, decimals: 2 },
+  "warning_thresholds.overcurrent_pct": { min: 50, max: 200, decimals: 2 },
+} as const;
+export type RangeField = keyof typeof RANGES;
+export const MAX_DOMAINS = 20;
+/** Logo uploads: JPEG or PNG, at most 3 MB, 512x512 recommended (spec 5). */
+export const MAX_LOGO_BYTES = 3 * 1024 * 1024;
+export const LOGO_TYPES = ["image/png", "image/jpeg"];
+export const RECOMMENDED_LOGO_SIDE = 512;
+
+/** A broken rule: a key of the `errors` namespace and its placeholders. */
+export interface FieldError {
+  key: string;
+  params?: Record<string, unknown>;
+}
+export type FieldErrors = Record<string, FieldError>;
+
+const EMAIL = /^[^\s@]{1,64}@([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+const NOT_COUNTRIES = new Set(["EU", "EZ", "UN", "QO", "ZZ"]);
+
+/** ISO 3166-1 alpha-2 codes the browser can name, with their names in `language`. */
+export function countries(language: string): { code: string; name: string }[] {
+  const names = new Intl.DisplayNames([language, "en"], { type: "region", fallback: "none" });
+  const letters = [..."ABCDEFGHIJKLMNOPQRSTUVWXYZ"];
+  return letters.flatMap((a) => letters.map((b) => a + b))
+    .filter((code) => !NOT_COUNTRIES.has(code))
+    .flatMap((code) => {
+      const name = names.of(code);
+      return name ? [{ code, name }] : [];
+    })
+    .sort((x, y) => x.name.localeCompare(y.name, language));
+}
+
+/** IANA time zones of the browser, UTC first. */
+export function timeZones(): string[] {
+  return ["UTC", ...Intl.supportedValuesOf("timeZone").filter((z) => z !== "UTC")];
+}
+
+/** Checks a text field: required or not, at most 250 characters. */
+export function checkText(value: string, required = false): FieldError | null {
+  const text = value.trim();
+  if (!text) return required ? { key: "settings.required" } : null;
+  return text.length > MAX_TEXT ? { key: "settings.tooLong", params: { count: MAX_TEXT } } : null;
+}
+
+/** Checks a number typed into a field against its range (2 decimals, integers for zoom). */
+export function checkNumber(
+  raw: string,
+  field: RangeField,
+  options: { integer?: boolean; optional?: boolean } = {},
+): FieldError | null {
+  const text = raw.trim().replace(",", ".");
+  if (!text) return options.optional ? null : { key: "settings.required" };
+  if (!/^-?\d+(\.\d+)?$/.test(text)) return { key: "settings.number" };
+  const value = Number(text);
+  if (options.integer && !Number.isInteger(value)) return { key: "settings.integer" };
+  const { min, max, decimals } = RANGES[field];
+  if (!options.integer && (text.split(".")[1]?.length ?? 0) > decimals) {
+    return { key: "settings.decimals", params: { count: decimals } };
+  }
+  return value < min || value > max ? { key: "settings.outOfRange", params: { min, max } } : null;
+}
+
+/** Parses a number field the user typed (comma or point as decimal mark). */
+export function parseNumber(raw: string): number | null {
+  const text = raw.trim().replace(",", ".");
+  return text ? Number(text) : null;
+}
+
+export function checkEmail(value: string): FieldError | null {
+  const text = value.trim();
+  if (!text) return null;
+  return checkText(text) ?? (EMAIL.test(text) ? null : { key: "settings.invalidEmail" });
+}
+
+export function checkPhone(value: string, country: string): FieldError | null {
+  const text = value.trim();
+  if (!text) return null;
+  const valid = isValidPhoneNumber(text, /^[A-Z]{2}$/.test(country) ? country as never : undefined);
+  return checkText(text) ?? (valid ? null : { key: "settings.invalidPhone" });
+}
+
+/** Splits the domains field (commas, spaces or lines) into normalised names. */
+export function parseDomains(raw: string): string[] {
+  return [...new Set(raw.split(/[\s,;]+/).map((d) => d.trim().toLowerCase()).filter(Boolean))];
+}
+
+export function checkDomains(domains: readonly string[]): FieldError | null {
+  const bad = domains.find((d) => !DOMAIN.test(d));
+  if (bad) return { key: "settings.invalidDomain", params: { domain: bad } };
+  if (!domains.length) return { key: "settings.domainRequired" };
+  return domains.length > MAX_DOMAINS
+    ? { key: "settings.tooManyDomains", params: { count: MAX_DOMAINS } }
+    : null;
+}
+
+/** Checks the available and default languages (spec 5). */
+export function checkLanguages(
+  available: readonly string[],
+  defaultLanguage: string,
+): { available: FieldError | null; default: FieldError | null } {
+  return {
+    available: available.length ? null : { key: "settings.languageRequired" },
+    default: !defaultLanguage
+      ? { key: "settings.defaultLanguageRequired" }
+      : available.includes(defaultLanguage)
+      ? null
+      : { key: "settings.defaultLanguageNotAvailable" },
+  };
+}
+
+/** Checks a logo file before upload: type by its header bytes is the server's job. */
+export function checkLogoFile(file: { size: number; type: string }): FieldError | null {
+  if (!LOGO_TYPES.includes(file.type)) return { key: "settings.logoNotImage" };
+  return file.size > MAX_LOGO_BYTES ? { key: "settings.logoTooLarge" } : null;
+}
+
+/** The three warning thresholds as typed into a form. */
+export interface ThresholdsForm {
+  overvoltage_pct: string;
+  undervoltage_pct: string;
+  overcurrent_pct: string;
+}
+
+/** Errors of the thresholds, keyed like the server's fields. */
+export function checkThresholds(form: ThresholdsForm): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const name of Object.keys(form) as (keyof ThresholdsForm)[]) {
+    const field = `warning_thresholds.${name}` as RangeField;
+    const error = checkNumber(form[name], field);
+    if (error) errors[field] = error;
+  }
+  return errors;
+}
