@@ -10,7 +10,16 @@ import { convertResource } from "../lib/placeholders.ts";
 type Json = { default: Record<string, unknown> };
 
 /** Namespaces of the web app; `errors` comes from the server's catalogue. */
-export const NAMESPACES = ["common", "shell", "modules", "notifications", "user-settings"] as const;
+export const NAMESPACES = [
+  "common",
+  "shell",
+  "modules",
+  "notifications",
+  "user-settings",
+  "infrastructure",
+  "metering",
+  "cells",
+] as const;
 
 const english = import.meta.glob<Json>("./locales/en/*.json", { eager: true });
 const otherLanguages = import.meta.glob<Json>(["./locales/*/*.json", "!./locales/en/*.json"]);
