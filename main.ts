@@ -5,7 +5,13 @@
 import { Aggregator, MeasurementStore, openTimeSeriesStore, pruneRaw } from "./core/mod.ts";
 import { customerRoutes, CustomersService } from "./modules/customers/mod.ts";
 import { seedDemo, startDemoSimulation } from "./modules/demo/mod.ts";
-import { CellsService, gridRoutes } from "./modules/grid/mod.ts";
+import {
+  cellConfigRoutes,
+  CellsService,
+  cellsSetupRoutes,
+  cellsSetupServices,
+  gridRoutes,
+} from "./modules/grid/mod.ts";
 import { createIdentity } from "./modules/identity/mod.ts";
 import { ingestionRoutes } from "./modules/ingestion/mod.ts";
 import { createNotificationCentre, type NotificationCentre } from "./modules/notifications/mod.ts";
@@ -168,7 +174,15 @@ export async function startPlatform(
   for (const prefix of ["/csm", "/usm", "/gsm", "/evm"]) app.use(`${prefix}/*`, auth);
   app.route("/csm", customerRoutes(customers));
   app.route("/usm", userRoutes(users, profiles, customerKeyOf));
-  app.route("/gsm", gridRoutes(database.db, customerKeyOf));
+  app.route("/gsm", gridRoutes(database.db, customerKeyOf, bus));
+  const cellsSetup = cellsSetupServices({
+    db: database.db,
+    bus,
+    store: measurements,
+    analytics: timeSeries.connection,
+  });
+  app.route("/gsm", cellsSetupRoutes(cellsSetup, customerKeyOf));
+  app.route("/ingest", cellConfigRoutes({ cells, mapping: cellsSetup.mapping }));
   app.route("/evm", monitoringRoutes(gridStatus, customerKeyOf, customMonitoring));
   const notifications = createNotificationCentre({
     db: database.db,

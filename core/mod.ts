@@ -59,3 +59,4 @@ export {
   type SimFeeder,
 } from "./simulator/mod.ts";
 export { pruneRaw } from "./ingest/retention.ts";
+export * from "./mapping/mod.ts";

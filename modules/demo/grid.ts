@@ -3,7 +3,12 @@
  * transformer stations, street cabinets, a PV plant and an EV charging park, one cell per
  * measured node. Profiles tell the simulator what each LV grid feeds.
  */
-import { type CellsService, createStructure, type NewStationGroup } from "../grid/mod.ts";
+import {
+  type CellsService,
+  createStructure,
+  mapStraight,
+  type NewStationGroup,
+} from "../grid/mod.ts";
 import type { Db } from "../kernel/mod.ts";
 
 /** The load a simulated LV grid feeds. */
@@ -25,6 +30,15 @@ const station = (name: string, lat: number, lng: number, outputs: number): NodeS
       type: "TRANSFORMER",
       direction: "IN",
       nominalCurrentA: 909,
+      parameters: {
+        impedanceVoltage: 4,
+        vectorGroup: "Dy5",
+        lvOperatingTap: 400,
+        mvOperatingTap: 16,
+        nominalMvVoltage: 16,
+        nominalPower: 630,
+        mvVoltageEstimation: false,
+      },
     },
     ...Array.from({ length: outputs }, (_, k): FeederSpec => ({
       slot: k + 2,
@@ -32,6 +46,7 @@ const station = (name: string, lat: number, lng: number, outputs: number): NodeS
       type: "LV_LINE",
       direction: "OUT",
       nominalCurrentA: 250,
+      parameters: { meshed: false },
     })),
   ],
 });
@@ -94,6 +109,7 @@ export const DEMO_GRID: NewStationGroup[] = [{
               type: "PV_INVERTER",
               direction: "IN",
               nominalCurrentA: 63,
+              parameters: { minimumPowerFactor: 0.9 },
             }),
             cabinet("CAB Mühlebach", 47.0357, 8.2738, 0.9),
           ],
@@ -164,7 +180,30 @@ export async function seedDemoGrid(
       `GW-2026-${String(serial++).padStart(4, "0")}`,
     );
     await cells.install(cellId, nodeId);
+    await mapStraight(db, cellId, nodeId);
     cellIds.set(nodeName, cellId);
   }
+  await seedDemoSpareCells(cells, customerKey);
   return cellIds;
+}
+
+/**
+ * Cells not in the grid yet: four in stock (one a DTVI device) and three waiting for
+ * installation, two of which have contacted the platform (GPS and GSM known, linkable).
+ */
+async function seedDemoSpareCells(cells: CellsService, customerKey: string): Promise<void> {
+  for (const serial of ["GW-2026-0021", "GW-2026-0022", "GW-2026-0023"]) {
+    await cells.register(customerKey, serial);
+  }
+  await cells.register(customerKey, "DTVI-2026-0001", "DTVI");
+  const waiting = [
+    { serial: "GW-2026-0024", seen: { gps_fix: "GPS_FIX", gsm_signal: "EXCELLENT" } },
+    { serial: "GW-2026-0025", seen: { gps_fix: "DGPS_FIX", gsm_signal: "FAIR" } },
+    { serial: "GW-2026-0026", seen: null },
+  ];
+  for (const { serial, seen } of waiting) {
+    const { cellId } = await cells.register(customerKey, serial);
+    await cells.toWaiting(cellId, seen ? null : "Mounting bracket missing, ask the depot");
+    if (seen) await cells.recordStatus(cellId, { firmware: "2.4.1", ...seen });
+  }
 }

@@ -51,6 +51,7 @@ export class CellsService {
   async register(
     customerKey: string,
     serialNumber: string,
+    deviceModel: "GW4" | "DTVI" = "GW4",
   ): Promise<{ cellId: string; credential: string }> {
     const cellId = `C${serialNumber.replace(/[^A-Za-z0-9]/g, "").slice(-12)}`;
     const secret = newSecret();
@@ -64,8 +65,18 @@ export class CellsService {
       credentialIssuedAt: new Date(),
       revoked: false,
       mapping: {},
+      deviceModel,
     });
     return { cellId, credential: `${cellId}.${secret}` };
+  }
+
+  /** Takes a cell from stock: it waits for its installation in the field. */
+  async toWaiting(cellId: string, customMessage: string | null = null): Promise<void> {
+    await this.db.update(cells).set({
+      type: "WAITING_FOR_INSTALLATION",
+      status: "FIELD_INSTALLATION",
+      customMessage,
+    }).where(eq(cells.id, cellId));
   }
 
   /** Links a cell to a node and marks it installed and connected. */

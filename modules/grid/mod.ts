@@ -12,7 +12,18 @@ export {
   type NodeDto,
   readStructure,
   type StationGroupDto,
+  type VisualStatisticsView,
+  visualStatisticsView,
 } from "./structure.ts";
+export {
+  assertMvEstimationMapping,
+  type ElectricalWorkStatus,
+  GridSetupService,
+  returnCellsToWaiting,
+} from "./setup_service.ts";
 export type { CellsToConfigure, MappingValidated } from "./events.ts";
 export { gridRoutes } from "./routes.ts";
+export { cellsSetupRoutes, type CellsSetupServices, cellsSetupServices } from "./cells_routes.ts";
+export { cellConfigRoutes } from "./cell_config_routes.ts";
+export { mapStraight } from "./cell_mapping.ts";
 export type { ElectricalWorkType, FeederType } from "./schema.ts";

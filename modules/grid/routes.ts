@@ -1,7 +1,8 @@
 /** The gsm calls of spec 7 that exist so far. */
 import { Hono } from "hono";
-import { type AppEnv, AppError, type Db, holdsKey } from "../kernel/mod.ts";
-import { readStructure } from "./structure.ts";
+import { type AppEnv, AppError, type Db, type EventBus, holdsKey } from "../kernel/mod.ts";
+import { setupRoutes } from "./setup_routes.ts";
+import { readStructure, visualStatisticsView } from "./structure.ts";
 
 /** Keys whose screens read the grid structure (spec 2.1). */
 const STRUCTURE_READERS = [
@@ -15,6 +16,7 @@ const STRUCTURE_READERS = [
 export function gridRoutes(
   db: Db,
   customerKeyOf: (connection: string) => Promise<string | null>,
+  bus?: EventBus,
 ): Hono<AppEnv> {
   return new Hono<AppEnv>()
     .get("/grid-structure/hv-mv-station-groups", async (c) => {
@@ -24,6 +26,12 @@ export function gridRoutes(
       }
       const customerKey = await customerKeyOf(principal.customer);
       if (!customerKey) throw new AppError("common.notFound");
-      return c.json(await readStructure(db, customerKey));
-    });
+      const structure = await readStructure(db, customerKey);
+      // ?view=visual-statistics: the reshaped variant of spec 2.1.
+      if (c.req.query("view") === "visual-statistics") {
+        return c.json(visualStatisticsView(structure));
+      }
+      return c.json(structure);
+    })
+    .route("/", setupRoutes(db, customerKeyOf, bus));
 }

@@ -2,6 +2,7 @@
 import {
   boolean,
   doublePrecision,
+  integer,
   jsonb,
   pgSchema,
   smallint,
@@ -93,4 +94,62 @@ export const cells = gridSchema.table("cells", {
   firmware: text("firmware"),
   lastSeen: timestamp("last_seen", { withTimezone: true }),
   customMessage: text("custom_message"),
+  // Migration 0008 (cells setup).
+  deviceModel: text("device_model", { enum: ["GW4", "DTVI"] }).notNull().default("GW4"),
+  mappingVersion: integer("mapping_version").notNull().default(0),
+  mappingAckedVersion: integer("mapping_acked_version").notNull().default(0),
+  mappingAckedAt: timestamp("mapping_acked_at", { withTimezone: true }),
+  validation: jsonb("validation").$type<Record<string, unknown>>(),
+});
+
+/** Map layers uploaded by a customer (.kml converted to GeoJSON on upload). */
+export const mapLayers = gridSchema.table("map_layers", {
+  id: text("id").primaryKey(),
+  customerKey: text("customer_key").notNull(),
+  name: text("name").notNull(),
+  fileName: text("file_name").notNull(),
+  format: text("format", { enum: ["KML", "GEOJSON"] }).notNull(),
+  sizeBytes: integer("size_bytes").notNull(),
+  featureCount: integer("feature_count").notNull(),
+  geojson: jsonb("geojson").$type<Record<string, unknown>>().notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The ordered MV feeders (sections) of the MV topology of an MV feeder group. */
+export const mvTopologySections = gridSchema.table("mv_topology_sections", {
+  mvFeederGroupId: text("mv_feeder_group_id").notNull(),
+  position: smallint("position").notNull(),
+  feederId: text("feeder_id").notNull(),
+});
+
+// Cells setup (migration 0008): device model, line mapping and its delivery, I/O modules.
+export const MAPPED_PHASES = ["L1", "L2", "L3", "N"] as const;
+export type MappedPhase = (typeof MAPPED_PHASES)[number];
+
+export const cellMappings = gridSchema.table("cell_mappings", {
+  cellId: text("cell_id").notNull(),
+  feederId: text("feeder_id").notNull(),
+  phase: text("phase", { enum: MAPPED_PHASES }).notNull(),
+  probe: smallint("probe").notNull(),
+});
+
+export const IO_MODULE_TYPES = ["DIGITAL_INPUT", "DIGITAL_OUTPUT", "ANALOG_INPUT"] as const;
+export type IoModuleType = (typeof IO_MODULE_TYPES)[number];
+
+export const ioModules = gridSchema.table("io_modules", {
+  id: text("id").primaryKey(),
+  customerKey: text("customer_key").notNull(),
+  name: text("name").notNull(),
+  moduleType: text("module_type", { enum: IO_MODULE_TYPES }).notNull(),
+  systemType: text("system_type").notNull(),
+  size: smallint("size").notNull(),
+  resolution: doublePrecision("resolution").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const cellIoModules = gridSchema.table("cell_io_modules", {
+  cellId: text("cell_id").notNull(),
+  moduleId: text("module_id").notNull(),
+  slot: smallint("slot").notNull(),
+  active: boolean("active").notNull(),
 });

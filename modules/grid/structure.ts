@@ -74,6 +74,8 @@ export interface NewStationGroup {
           type: FeederType;
           direction: "IN" | "OUT";
           nominalCurrentA: number;
+          /** Type-specific fields (modules/grid/validation.ts); none when omitted. */
+          parameters?: Record<string, unknown>;
         }[];
       }[];
     }[];
@@ -133,7 +135,7 @@ export async function createStructure(
                 type: f.type,
                 direction: f.direction,
                 nominalCurrentA: f.nominalCurrentA,
-                parameters: {},
+                parameters: f.parameters ?? {},
               })));
             }
             nodeIds.set(node.name, nodeId);
@@ -230,4 +232,60 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
     else map.set(k, [row]);
   }
   return map;
+}
+
+/** An electrical work of the visual-statistics view, with its node at the work's coordinates. */
+export interface VisualStatisticsWork {
+  key: string;
+  name: string;
+  type: ElectricalWorkType;
+  latitude: number;
+  longitude: number;
+  nodes: (Omit<NodeDto, "electrical_work">)[];
+}
+
+/** Spec 2.1: the station-group data reshaped for /visual-statistics. */
+export interface VisualStatisticsView {
+  /** True when any node has an MV feeder (MV line, or transformer with MV estimation). */
+  has_mv_feeders: boolean;
+  lv_groups: {
+    id: string;
+    name: string;
+    station_group: { id: string; name: string };
+    mv_feeder_group: { id: string; name: string };
+    electrical_works: VisualStatisticsWork[];
+  }[];
+}
+
+/**
+ * Groups the electrical works per LV group, takes node coordinates from the electrical work,
+ * and flags whether any MV feeder exists (spec 2.1, visual statistics).
+ */
+export function visualStatisticsView(structure: readonly StationGroupDto[]): VisualStatisticsView {
+  let hasMv = false;
+  const lvGroupsOut: VisualStatisticsView["lv_groups"] = [];
+  for (const g of structure) {
+    for (const mv of g.mv_feeder_groups) {
+      for (const lv of mv.lv_groups) {
+        const works = new Map<string, VisualStatisticsWork>();
+        for (const { electrical_work: ew, ...node } of lv.nodes) {
+          hasMv ||= node.feeders.some((f) =>
+            f.type === "MV_LINE" ||
+            (f.type === "TRANSFORMER" && f.parameters.mvVoltageEstimation === true)
+          );
+          const work = works.get(ew.key) ?? { ...ew, nodes: [] };
+          work.nodes.push({ ...node, latitude: ew.latitude, longitude: ew.longitude });
+          works.set(ew.key, work);
+        }
+        lvGroupsOut.push({
+          id: lv.id,
+          name: lv.name,
+          station_group: { id: g.id, name: g.name },
+          mv_feeder_group: { id: mv.id, name: mv.name },
+          electrical_works: [...works.values()],
+        });
+      }
+    }
+  }
+  return { has_mv_feeders: hasMv, lv_groups: lvGroupsOut };
 }

@@ -79,6 +79,22 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = Object.freeze([
   { code: 351, key: "setup.noSectionedMvTopology", status: 404 },
   { code: 356, key: "setup.mvFeederInTopology", status: 409 },
   { code: 358, key: "setup.electricalWorkInTopology", status: 409 },
+  // Grid setup rules of spec 5 without a number (texts shared with the web forms).
+  { key: "validation.deleteStationHasMvFeeders", status: 409 },
+  { key: "validation.deleteMvFeederHasLvGrids", status: 409 },
+  { key: "validation.deleteLvGridHasNodes", status: 409 },
+  { key: "validation.deleteLastFeeder", status: 409 },
+  { key: "setup.maxFeeders", status: 422 }, // params: max
+  { key: "validation.mapLayerFileType", status: 415 },
+  { key: "validation.fileTooLarge", status: 413 }, // params: size
+  { key: "messages.unableToLoadMapLayer", status: 422 },
+  // Cells and I/O setup rules of spec 5 without a number.
+  { key: "validation.incompatibleNodeType", status: 422 }, // params: type
+  { key: "validation.ioConfigurationUnsupported", status: 422 },
+  { key: "validation.moduleThresholdExceeded", status: 422 }, // params: type, limit
+  { key: "validation.deleteModuleInUse", status: 409 },
+  { key: "setup.cellWrongState", status: 409 }, // params: type
+  { key: "setup.nodeHasCell", status: 409 }, // params: cell_id
 
   // Data (4xx)
   { code: 401, key: "data.periodIncorrect", status: 400 },

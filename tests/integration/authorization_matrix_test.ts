@@ -50,6 +50,26 @@ const ownNotifications: Rule = (c, t) => (!signedIn(c) ? 401 : t === "own" ? 200
 /** A node id that exists nowhere: the node lookup answers 404 to everybody allowed to ask. */
 const NO_NODE = "00000000-0000-4000-8000-000000000000";
 
+/** Administrators of hes:infrastructure-setup (or the super-admin role) change the grid. */
+const gridWriter = (caller: Caller) =>
+  caller === "admin" || caller === "super-admin" || caller === "other-admin";
+/** Every demo account reads the grid; ids in the matrix name no grid element. */
+const gridRead = (c: Caller) => (signedIn(c) ? 404 : 401);
+const gridWrite = (c: Caller) => (!signedIn(c) ? 401 : gridWriter(c) ? 404 : 403);
+const FEEDER_BODY = {
+  name: "LV line 1",
+  type: "LV_LINE",
+  in_out: "OUT",
+  nominal_current_a: 250,
+  parameters: {},
+};
+
+/** Holders of hes:infrastructure-setup / hes:io-configuration (every role but user, operator). */
+const setupHolder = (c: Caller) => signedIn(c) && c !== "user" && c !== "operator";
+const cellsRead = (ok: number) => (c: Caller) => (!signedIn(c) ? 401 : setupHolder(c) ? ok : 403);
+const cellsWrite = (ok: number) => (c: Caller) =>
+  !signedIn(c) ? 401 : c === "admin" || c === "super-admin" || c === "other-admin" ? ok : 403;
+
 /** Expected status per route ("METHOD /path" as Hono lists it). */
 const EXPECTED: Record<string, Rule> = {
   "GET /csm/customers": (c) => (signedIn(c) ? 200 : 401),
@@ -114,15 +134,84 @@ const EXPECTED: Record<string, Rule> = {
     !signedIn(c) ? 401 : c === "admin" || c === "super-admin" || c === "other-admin" ? 200 : 403,
   // The STOMP endpoint authenticates in its CONNECT frame; a plain GET is no upgrade: 400.
   "GET /nsm/websocket": () => 400,
+  // Grid setup (docs/contracts.md, "Grid setup calls").
+  "POST /gsm/hv-mv-station-groups": (c) => (!signedIn(c) ? 401 : gridWriter(c) ? 201 : 403),
+  "PUT /gsm/hv-mv-station-groups/:id": gridWrite,
+  "DELETE /gsm/hv-mv-station-groups/:id": gridWrite,
+  "POST /gsm/mv-feeder-groups": gridWrite,
+  "PUT /gsm/mv-feeder-groups/:id": gridWrite,
+  "DELETE /gsm/mv-feeder-groups/:id": gridWrite,
+  "GET /gsm/mv-feeder-groups/:id/mv-topology": gridRead,
+  "PUT /gsm/mv-feeder-groups/:id/mv-topology": gridWrite,
+  "DELETE /gsm/mv-feeder-groups/:id/mv-topology": gridWrite,
+  "POST /gsm/lv-groups": gridWrite,
+  "PUT /gsm/lv-groups/:id": gridWrite,
+  "DELETE /gsm/lv-groups/:id": gridWrite,
+  "POST /gsm/nodes": gridWrite,
+  "GET /gsm/nodes/:id": gridRead,
+  "PUT /gsm/nodes/:id": gridWrite,
+  "DELETE /gsm/nodes/:id": gridWrite,
+  "POST /gsm/nodes/:id/feeders": gridWrite,
+  "PUT /gsm/nodes/:id/feeders/:feederId": gridWrite,
+  "DELETE /gsm/nodes/:id/feeders/:feederId": gridWrite,
+  "GET /gsm/electrical-works/status": (c) => (signedIn(c) ? 200 : 401),
+  "GET /gsm/electrical-works/search": (c) => (signedIn(c) ? 200 : 401),
+  "GET /gsm/map-layers": (c) => (signedIn(c) ? 200 : 401),
+  "GET /gsm/map-layers/:id": gridRead,
+  // A JSON body is not a file upload: writers get 415, everybody else is refused first.
+  "POST /gsm/map-layers": (c) => (!signedIn(c) ? 401 : gridWriter(c) ? 415 : 403),
+  "DELETE /gsm/map-layers/:id": gridWrite,
+  // Cells and mapping calls (docs/contracts.md): holders of hes:infrastructure-setup read,
+  // its admins change; the I/O configuration the same with hes:io-configuration. The plain
+  // user and the operator hold neither.
+  "GET /gsm/cells": cellsRead(200),
+  "GET /gsm/cells/search": cellsRead(200),
+  "GET /gsm/cells/linkable-nodes": cellsRead(200),
+  "GET /gsm/cells/:id": cellsRead(404),
+  "PUT /gsm/cells/:id/message": cellsWrite(404),
+  "POST /gsm/cells/:id/take-from-stock": cellsWrite(404),
+  "POST /gsm/cells/:id/link": cellsWrite(404),
+  "POST /gsm/cells/:id/unlink": cellsWrite(404),
+  "GET /gsm/cells/:id/mapping": cellsRead(404),
+  "PUT /gsm/cells/:id/mapping": cellsWrite(404),
+  "PATCH /gsm/cells/:id/mapping": cellsWrite(404),
+  "POST /gsm/cells/:id/mapping/validate": cellsWrite(404),
+  "POST /gsm/cells/:id/mapping/confirm": cellsWrite(404),
+  "POST /gsm/cells/:id/mapping/ignore": cellsWrite(404),
+  "GET /gsm/io-modules": cellsRead(200),
+  // The matrix body has no module size: writers pass the access check and get 400.
+  "POST /gsm/io-modules": cellsWrite(400),
+  "DELETE /gsm/io-modules/:id": cellsWrite(404),
+  "GET /gsm/cells/:id/io-modules": cellsRead(404),
+  "POST /gsm/cells/:id/io-modules": cellsWrite(404),
+  "DELETE /gsm/cells/:id/io-modules/:moduleId": cellsWrite(404),
+  // The cell configuration takes cell credentials only.
+  "GET /ingest/v1/configuration": () => 401,
+  "POST /ingest/v1/configuration/ack": () => 401,
 };
 
 /** A valid query for routes that need one. */
 const QUERIES: Record<string, string> = {
+  "GET /gsm/cells": "?category=IN_STOCK",
+  "GET /gsm/cells/search": "?q=GW",
   "GET /evm/grid-monitoring/grid-status": "?level=LV",
+  "GET /gsm/electrical-works/search": "?q=Seeblick",
 };
 
 /** A valid body for routes that need one, so the matrix tests access, not validation. */
 const BODIES: Record<string, unknown> = {
+  "PUT /gsm/cells/:id/message": { message: "Matrix" },
+  "POST /gsm/cells/:id/link": { node_id: NO_NODE },
+  "PUT /gsm/cells/:id/mapping": { entries: [] },
+  "PATCH /gsm/cells/:id/mapping": { entries: [] },
+  "POST /gsm/io-modules": {
+    name: "Matrix",
+    module_type: "DIGITAL_INPUT",
+    system_type: "DRY_CONTACT",
+    size: null,
+    resolution: 1,
+  },
+  "POST /gsm/cells/:id/io-modules": { module_id: NO_NODE },
   "PATCH /usm/users/current/:id": { language: "en" },
   "PUT /nsm/notifications/users/:id": { is_read: true },
   "PUT /nsm/notifications/:key": { is_read: true },
@@ -175,6 +264,29 @@ const BODIES: Record<string, unknown> = {
   "PUT /csm/customers/:cid/grid-monitoring-settings": {
     warning_thresholds: { overvoltage_pct: 10, undervoltage_pct: 10, overcurrent_pct: 100 },
   },
+  "POST /gsm/hv-mv-station-groups": { name: "Matrix station" },
+  "PUT /gsm/hv-mv-station-groups/:id": { name: "Matrix station" },
+  "POST /gsm/mv-feeder-groups": { station_group_id: NO_NODE, name: "Matrix MV" },
+  "PUT /gsm/mv-feeder-groups/:id": { name: "Matrix MV" },
+  "PUT /gsm/mv-feeder-groups/:id/mv-topology": { feeder_ids: [NO_NODE, crypto.randomUUID()] },
+  "POST /gsm/lv-groups": { mv_feeder_group_id: NO_NODE, name: "Matrix LV" },
+  "PUT /gsm/lv-groups/:id": { name: "Matrix LV" },
+  "POST /gsm/nodes": {
+    lv_group_id: NO_NODE,
+    name: "Matrix node",
+    electrical_work: { name: "Matrix work", type: "LV_CABINET" },
+    latitude: 47,
+    longitude: 8,
+    feeders: [FEEDER_BODY],
+  },
+  "PUT /gsm/nodes/:id": {
+    name: "Matrix node",
+    electrical_work: { name: "Matrix work", type: "LV_CABINET" },
+    latitude: 47,
+    longitude: 8,
+  },
+  "POST /gsm/nodes/:id/feeders": FEEDER_BODY,
+  "PUT /gsm/nodes/:id/feeders/:feederId": FEEDER_BODY,
   "PUT /evm/custom-monitoring/triggers/:id": {
     delta_lv_a: 50,
     delta_mv_a: 20,

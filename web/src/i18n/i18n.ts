@@ -18,6 +18,9 @@ export const NAMESPACES = [
   "user-settings",
   "settings",
   "users",
+  "infrastructure",
+  "metering",
+  "cells",
 ] as const;
 
 const english = import.meta.glob<Json>("./locales/en/*.json", { eager: true });

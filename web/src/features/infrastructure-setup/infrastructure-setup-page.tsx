@@ -1,26 +1,83 @@
-import { Construction } from "lucide-react";
+import { Cpu, Network, ToggleRight } from "lucide-react";
 import { useTranslation } from "react-i18next";
-import { useLocation } from "@tanstack/react-router";
-import { bareHash, IO_CONFIGURATION_HASH } from "../../lib/access.ts";
-import { EmptyState } from "../../ui/empty-state.tsx";
+import { useLocation, useNavigate } from "@tanstack/react-router";
+import {
+  bareHash,
+  holdsKey,
+  IO_CONFIGURATION_HASH,
+  IO_CONFIGURATION_KEY,
+} from "../../lib/access.ts";
+import { useSession } from "../../lib/session-atoms.ts";
 import { Page } from "../../ui/page.tsx";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../ui/tabs.tsx";
+import { CellsTab } from "./cells-tab.tsx";
+import { GridStructureTab } from "./grid-structure-tab.tsx";
+import { IoConfigurationTab } from "./io-configuration-tab.tsx";
 
-/** The infrastructure setup screen: title and an honest placeholder until its issue delivers it. */
+/** Tabs of the screen; the hash names the tab (#cells, #io-configuration), none is the grid. */
+export const SETUP_TABS = ["grid-structure", "cells", IO_CONFIGURATION_HASH] as const;
+export type SetupTab = (typeof SETUP_TABS)[number];
+
+/** The tab a URL hash selects. */
+export function tabOfHash(hash: string): SetupTab {
+  const name = bareHash(hash);
+  return (SETUP_TABS as readonly string[]).includes(name) ? name as SetupTab : "grid-structure";
+}
+
+/**
+ * Infrastructure Setup (spec 2.8): grid structure, cells and I/O configuration. The
+ * #io-configuration tab is offered only to holders of hes:io-configuration (spec 2.2; the route
+ * guard shows 403 for the hash otherwise).
+ */
 export function InfrastructureSetupPage() {
-  const { t } = useTranslation(["modules", "common"]);
-  const ioConfiguration = bareHash(useLocation().hash) === IO_CONFIGURATION_HASH;
+  const { t } = useTranslation(["infrastructure", "modules"]);
+  const { claims } = useSession();
+  const navigate = useNavigate();
+  const tab = tabOfHash(useLocation().hash);
+  const canIo = holdsKey(claims.appsRoles, IO_CONFIGURATION_KEY);
   return (
-    <Page
-      title={t("infrastructure-setup.title")}
-      subtitle={ioConfiguration
-        ? t("infrastructure-setup.sections.io-configuration")
-        : t("infrastructure-setup.purpose")}
-    >
-      <EmptyState
-        icon={<Construction />}
-        title={t("notAvailable")}
-        description={t("infrastructure-setup.plannedScope")}
-      />
+    <Page title={t("modules:infrastructure-setup.title")} subtitle={t("subtitle")}>
+      <Tabs
+        value={tab}
+        onValueChange={(value) =>
+          void navigate({
+            to: "/infrastructure-setup",
+            hash: value === "grid-structure" ? "" : value,
+          })}
+        className="flex min-h-0 flex-1 flex-col"
+      >
+        <TabsList aria-label={t("tabs.label")}>
+          <TabsTrigger value="grid-structure">
+            <Network aria-hidden />
+            {t("tabs.grid-structure")}
+          </TabsTrigger>
+          <TabsTrigger value="cells">
+            <Cpu aria-hidden />
+            {t("tabs.cells")}
+          </TabsTrigger>
+          {canIo
+            ? (
+              <TabsTrigger value={IO_CONFIGURATION_HASH}>
+                <ToggleRight aria-hidden />
+                {t("tabs.io-configuration")}
+              </TabsTrigger>
+            )
+            : null}
+        </TabsList>
+        <TabsContent value="grid-structure">
+          <GridStructureTab />
+        </TabsContent>
+        <TabsContent value="cells">
+          <CellsTab />
+        </TabsContent>
+        {canIo
+          ? (
+            <TabsContent value={IO_CONFIGURATION_HASH}>
+              <IoConfigurationTab />
+            </TabsContent>
+          )
+          : null}
+      </Tabs>
     </Page>
   );
 }

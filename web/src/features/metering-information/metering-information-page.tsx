@@ -1,25 +1,301 @@
-import { Construction } from "lucide-react";
-import { useSearch } from "@tanstack/react-router";
+/**
+ * Metering Information (spec 2.1): the metering status of every electrical work from
+ * GET /gsm/electrical-works/status, as a list or a map, refreshed every 30 s in place.
+ */
+import { CircleCheck, CircleHelp, CircleOff, CircleX, List, Map as MapIcon } from "lucide-react";
+import { type ReactNode, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { voltageOf } from "../../lib/voltage.ts";
+import { api } from "../../lib/api.ts";
+import { useSession } from "../../lib/session-atoms.ts";
+import { useAsync } from "../../lib/use-async.ts";
+import { GridMap, type MapFocus, type MapState } from "../../map/grid-map.tsx";
+import { useMapOverlays } from "../../map/map-layers.ts";
+import { cn } from "../../ui/cn.ts";
 import { EmptyState } from "../../ui/empty-state.tsx";
+import { AsyncState } from "../../ui/loader.tsx";
 import { Page } from "../../ui/page.tsx";
+import { SegmentedControl } from "../../ui/segmented-control.tsx";
 
-/** The metering information screen: title and an honest placeholder until its issue delivers it. */
-export function MeteringInformationPage() {
-  const { t } = useTranslation(["modules", "common"]);
-  const voltage = voltageOf(useSearch({ strict: false }) as Record<string, unknown>);
+/** Spec 9: data refresh interval. */
+const REFRESH_MS = 30_000;
+
+export const METERING_STATES = ["CONNECTED", "DISCONNECTED", "NO_CELL", "UNMEASURED"] as const;
+export type MeteringState = (typeof METERING_STATES)[number];
+
+interface ElectricalWorkStatus {
+  node_id: string;
+  node_name: string;
+  key: string;
+  name: string;
+  type: string;
+  latitude: number;
+  longitude: number;
+  station_group: { id: string; name: string };
+  mv_feeder_group: { id: string; name: string };
+  lv_group: { id: string; name: string };
+  feeder_count: number;
+  state: MeteringState;
+  last_data_at: string | null;
+  cell: {
+    id: string;
+    serial_number: string;
+    status: string;
+    gps_fix: string | null;
+    gsm_signal: string | null;
+  } | null;
+}
+
+interface StatusResponse {
+  electrical_works: ElectricalWorkStatus[];
+  counts: Record<MeteringState, number>;
+  generated_at: string;
+}
+
+/** Colour token and icon per metering state (never colour alone). */
+const LOOK: Record<MeteringState, { map: MapState; className: string; icon: ReactNode }> = {
+  CONNECTED: {
+    map: "ok",
+    className: "bg-state-ok-soft text-state-ok",
+    icon: <CircleCheck aria-hidden />,
+  },
+  DISCONNECTED: {
+    map: "critical",
+    className: "bg-state-critical-soft text-state-critical",
+    icon: <CircleX aria-hidden />,
+  },
+  NO_CELL: {
+    map: "offline",
+    className: "bg-state-offline-soft text-state-offline",
+    icon: <CircleOff aria-hidden />,
+  },
+  UNMEASURED: {
+    map: "unknown",
+    className: "bg-state-unknown-soft text-state-unknown",
+    icon: <CircleHelp aria-hidden />,
+  },
+};
+
+function StateBadge({ state }: { state: MeteringState }) {
+  const { t } = useTranslation("metering");
   return (
-    <Page title={t("metering-information.title")} subtitle={t("metering-information.purpose")}>
-      <EmptyState
-        icon={<Construction />}
-        title={t("notAvailable")}
-        description={t("metering-information.plannedScope")}
-      >
-        <p className="text-xs text-muted-foreground">
-          {t("voltageShown", { level: t(`common:voltage.${voltage}`) })}
-        </p>
-      </EmptyState>
+    <span
+      className={cn(
+        "inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium [&_svg]:size-3.5",
+        LOOK[state].className,
+      )}
+    >
+      {LOOK[state].icon}
+      {t(`states.${state}`)}
+    </span>
+  );
+}
+
+export function MeteringInformationPage() {
+  const { t, i18n } = useTranslation(["metering", "modules", "infrastructure"]);
+  const { customer } = useSession();
+  const [tick, setTick] = useState(0);
+  const [filter, setFilter] = useState<MeteringState | "ALL">("ALL");
+  const [view, setView] = useState<"list" | "map">("list");
+  const [focus, setFocus] = useState<MapFocus | null>(null);
+  const { overlays } = useMapOverlays(0);
+  const [data, setData] = useState<StatusResponse | null>(null);
+  const load = useAsync(
+    (signal) => api.get<StatusResponse>("/gsm/electrical-works/status", { signal }),
+    [tick],
+  );
+  // Keep the last answer on screen while the next refresh loads (no jump, no spinner).
+  useEffect(() => {
+    if (load.status === "success") setData(load.data);
+  }, [load]);
+  useEffect(() => {
+    const timer = window.setInterval(() => setTick((n) => n + 1), REFRESH_MS);
+    return () => window.clearInterval(timer);
+  }, []);
+
+  const dateTime = useMemo(
+    () =>
+      new Intl.DateTimeFormat(i18n.language, {
+        dateStyle: "medium",
+        timeStyle: "medium",
+        timeZone: customer.default_timezone || undefined,
+      }),
+    [i18n.language, customer.default_timezone],
+  );
+  const works = (data?.electrical_works ?? []).filter((w) =>
+    filter === "ALL" || w.state === filter
+  );
+  const points = works.map((w) => ({
+    id: w.node_id,
+    kind: "electricalWork" as const,
+    name: w.name,
+    latitude: w.latitude,
+    longitude: w.longitude,
+    state: LOOK[w.state].map,
+    detail: t(`states.${w.state}`),
+  }));
+  const state = data ? { status: "success" as const, data } : load;
+
+  return (
+    <Page
+      title={t("modules:metering-information.title")}
+      subtitle={t("modules:metering-information.purpose")}
+      actions={
+        <SegmentedControl
+          label={t("view.label")}
+          value={view}
+          onChange={setView}
+          options={[
+            {
+              value: "list",
+              label: (
+                <span className="inline-flex items-center gap-1">
+                  <List aria-hidden className="size-3.5" />
+                  {t("view.list")}
+                </span>
+              ),
+            },
+            {
+              value: "map",
+              label: (
+                <span className="inline-flex items-center gap-1">
+                  <MapIcon aria-hidden className="size-3.5" />
+                  {t("view.map")}
+                </span>
+              ),
+            },
+          ]}
+        />
+      }
+    >
+      <AsyncState state={state} onRetry={() => setTick((n) => n + 1)}>
+        {(status) =>
+          status.electrical_works.length === 0
+            ? <EmptyState title={t("empty")} />
+            : (
+              <div className="flex min-h-0 flex-1 flex-col gap-3">
+                <div
+                  role="group"
+                  aria-label={t("filter.label")}
+                  className="flex flex-wrap items-center gap-2"
+                >
+                  {(["ALL", ...METERING_STATES] as const).map((s) => (
+                    <button
+                      key={s}
+                      type="button"
+                      aria-pressed={filter === s}
+                      onClick={() => setFilter(s)}
+                      className={cn(
+                        "inline-flex h-8 items-center gap-2 rounded-md border px-3 text-sm transition-colors",
+                        filter === s
+                          ? "border-primary bg-accent text-accent-foreground"
+                          : "bg-surface hover:bg-surface-muted",
+                      )}
+                    >
+                      {s === "ALL" ? t("filter.all") : <StateBadge state={s} />}
+                      <span className="tabular font-semibold">
+                        {s === "ALL" ? status.electrical_works.length : status.counts[s]}
+                      </span>
+                    </button>
+                  ))}
+                  <span className="ml-auto text-xs text-muted-foreground">
+                    {t("updatedAt", { time: dateTime.format(new Date(status.generated_at)) })}
+                  </span>
+                </div>
+                {view === "map"
+                  ? (
+                    <GridMap
+                      className="min-h-[32rem] flex-1"
+                      label={t("mapLabel")}
+                      unavailableText={t("infrastructure:view.mapUnavailable")}
+                      points={points}
+                      overlays={overlays}
+                      focus={focus}
+                      center={customer.map_center}
+                      legend={METERING_STATES.map((s) => ({
+                        state: LOOK[s].map,
+                        label: t(`states.${s}`),
+                      }))}
+                    />
+                  )
+                  : (
+                    <div className="min-h-0 overflow-auto rounded-lg border bg-surface">
+                      <table className="w-full text-sm">
+                        <caption className="sr-only">{t("tableCaption")}</caption>
+                        <thead className="sticky top-0 bg-surface-muted text-xs text-muted-foreground">
+                          <tr>
+                            <th scope="col" className="px-3 py-2 text-left">
+                              {t("columns.electricalWork")}
+                            </th>
+                            <th scope="col" className="px-3 py-2 text-left">
+                              {t("columns.location")}
+                            </th>
+                            <th scope="col" className="px-3 py-2 text-left">
+                              {t("columns.state")}
+                            </th>
+                            <th scope="col" className="px-3 py-2 text-left">{t("columns.cell")}</th>
+                            <th scope="col" className="px-3 py-2 text-left">
+                              {t("columns.lastData")}
+                            </th>
+                            <th scope="col" className="px-3 py-2 text-left">{t("columns.gps")}</th>
+                            <th scope="col" className="px-3 py-2 text-left">{t("columns.gsm")}</th>
+                            <th scope="col" className="px-3 py-2 text-right">
+                              {t("columns.feeders")}
+                            </th>
+                          </tr>
+                        </thead>
+                        <tbody>
+                          {works.map((w) => (
+                            <tr
+                              key={w.node_id}
+                              className="cursor-pointer border-t hover:bg-surface-muted"
+                              onClick={() => {
+                                setView("map");
+                                setFocus((f) => ({ id: w.node_id, seq: (f?.seq ?? 0) + 1 }));
+                              }}
+                            >
+                              <td className="px-3 py-2">
+                                <div className="font-medium">{w.name}</div>
+                                <div className="text-xs text-muted-foreground">
+                                  {t(`infrastructure:electricalWorkTypes.${w.type}`)}
+                                </div>
+                              </td>
+                              <td className="px-3 py-2 text-xs text-muted-foreground">
+                                {[w.station_group.name, w.mv_feeder_group.name, w.lv_group.name]
+                                  .join(" › ")}
+                              </td>
+                              <td className="px-3 py-2">
+                                <StateBadge state={w.state} />
+                              </td>
+                              <td className="px-3 py-2 tabular">
+                                {w.cell?.serial_number ?? t("none")}
+                              </td>
+                              <td className="px-3 py-2 tabular">
+                                {w.last_data_at
+                                  ? dateTime.format(new Date(w.last_data_at))
+                                  : t("never")}
+                              </td>
+                              <td className="px-3 py-2">
+                                {w.cell?.gps_fix
+                                  ? t(`gps.${w.cell.gps_fix}`, { defaultValue: w.cell.gps_fix })
+                                  : t("none")}
+                              </td>
+                              <td className="px-3 py-2">
+                                {w.cell?.gsm_signal
+                                  ? t(`gsm.${w.cell.gsm_signal}`, {
+                                    defaultValue: w.cell.gsm_signal,
+                                  })
+                                  : t("none")}
+                              </td>
+                              <td className="px-3 py-2 text-right tabular">{w.feeder_count}</td>
+                            </tr>
+                          ))}
+                        </tbody>
+                      </table>
+                    </div>
+                  )}
+              </div>
+            )}
+      </AsyncState>
     </Page>
   );
 }

@@ -1,0 +1,58 @@
+import assert from "node:assert/strict";
+import type { StationGroup } from "./grid-api.ts";
+import { formatItem, locate, parseItem, structurePoints } from "./grid-items.ts";
+
+const node = (id: string, lat: number, lng: number) => ({
+  id,
+  name: `Node ${id}`,
+  latitude: lat,
+  longitude: lng,
+  electrical_distance: 0,
+  upstream_node_id: null,
+  electrical_work: {
+    key: `k${id}`,
+    name: `EW ${id}`,
+    type: "LV_CABINET" as const,
+    latitude: lat,
+    longitude: lng,
+  },
+  feeders: [],
+});
+
+const STRUCTURE: StationGroup[] = [{
+  id: "s",
+  name: "Station",
+  latitude: null,
+  longitude: null,
+  mv_feeder_groups: [{
+    id: "m",
+    name: "MV",
+    lv_groups: [{ id: "l", name: "LV", nodes: [node("a", 47, 8), node("b", 47.2, 8.2)] }],
+  }],
+}];
+
+Deno.test("locate() returns the item with its ancestors", () => {
+  const found = locate(STRUCTURE, { kind: "node", id: "b" });
+  assert.equal(found?.station.id, "s");
+  assert.equal(found?.lv?.id, "l");
+  assert.equal(found?.node?.id, "b");
+  assert.equal(locate(STRUCTURE, { kind: "lvGroup", id: "x" }), null);
+});
+
+Deno.test("structurePoints() places groups at the centre of their nodes", () => {
+  const points = structurePoints(STRUCTURE, (_, item) => item.name);
+  const byId = new Map(points.map((p) => [p.id, p]));
+  assert.equal(byId.get("a")?.kind, "node");
+  assert.ok(Math.abs(byId.get("l")!.latitude - 47.1) < 1e-9);
+  assert.ok(Math.abs(byId.get("s")!.longitude - 8.1) < 1e-9);
+  assert.equal(points.length, 5);
+});
+
+Deno.test("parseItem() reads the selection of the URL and refuses malformed values", () => {
+  assert.deepEqual(parseItem(formatItem({ kind: "node", id: "a-1" })), { kind: "node", id: "a-1" });
+  assert.deepEqual(parseItem("lvGroup:x"), { kind: "lvGroup", id: "x" });
+  assert.equal(parseItem("feeder:x"), null);
+  assert.equal(parseItem("node:"), null);
+  assert.equal(parseItem("node:../x"), null);
+  assert.equal(parseItem(undefined), null);
+});

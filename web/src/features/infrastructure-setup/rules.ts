@@ -1,0 +1,121 @@
+/**
+ * The grid setup rules of the server (modules/grid/validation.ts) mirrored for the forms: the
+ * same limits and the same message keys (namespace `errors`), so a form shows exactly what the
+ * server would answer before the call is made.
+ */
+import type { FeederInput, FeederType } from "./grid-api.ts";
+
+/** A message key of the `errors` namespace with its parameters. */
+export interface RuleMessage {
+  key: string;
+  params?: Record<string, unknown>;
+}
+
+export const GRID_NAME = { min: 3, max: 60 } as const;
+export const NEW_NODE_NAME = { min: 3, max: 20 } as const;
+export const MAX_FEEDERS = 6;
+export const VECTOR_GROUPS = ["Dy1", "Dy5", "Dy11", "Yy0", "Yz5", "Yz11"] as const;
+const FORBIDDEN = /[:<>"/\\|?*!]/;
+
+export interface NumericField {
+  name: string;
+  min: number;
+  max: number;
+  unit: string;
+  integer?: boolean;
+}
+
+export const NOMINAL_CURRENT: NumericField = {
+  name: "nominal_current_a",
+  min: 5,
+  max: 3000,
+  unit: "A",
+};
+
+/** Type-specific numeric fields with their ranges (docs/decisions.md). */
+export const FEEDER_FIELDS: Readonly<Record<FeederType, readonly NumericField[]>> = {
+  TRANSFORMER: [
+    { name: "impedanceVoltage", min: 0, max: 20, unit: "%" },
+    { name: "lvOperatingTap", min: 100, max: 500, unit: "V" },
+    { name: "mvOperatingTap", min: 0.85, max: 46, unit: "kV" },
+    { name: "nominalMvVoltage", min: 0.85, max: 46, unit: "kV" },
+    { name: "nominalPower", min: 1, max: 3000, unit: "kVA" },
+  ],
+  LV_LINE: [],
+  MV_LINE: [],
+  PV_INVERTER: [{ name: "minimumPowerFactor", min: 0.7, max: 1, unit: "" }],
+  BATTERY: [
+    { name: "minSoc", min: 0, max: 10, unit: "%" },
+    { name: "maxSoc", min: 80, max: 100, unit: "%" },
+    { name: "nominalEnergySize", min: 1, max: 200, unit: "kWh" },
+  ],
+  EVSE: [],
+  BOILER: [{ name: "boilersInSeries", min: 1, max: 40, unit: "", integer: true }],
+};
+
+export const isLine = (type: FeederType) => type === "LV_LINE" || type === "MV_LINE";
+
+/** The message of a name, or null when valid. */
+export function nameMessage(
+  value: string,
+  limits: { min: number; max: number } = GRID_NAME,
+): RuleMessage | null {
+  const name = value.trim();
+  if (!name) return { key: "validation.pleaseInputName" };
+  if (name.length < limits.min) return { key: "validation.nameMin", params: { count: limits.min } };
+  if (name.length > limits.max) return { key: "validation.nameMax", params: { count: limits.max } };
+  if (FORBIDDEN.test(name)) return { key: "validation.forbiddenChars" };
+  return null;
+}
+
+/** Parses a form number ("" is empty); returns NaN for text that is not a number. */
+export function parseNumber(text: string): number | null {
+  const trimmed = text.trim().replace(",", ".");
+  if (!trimmed) return null;
+  return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+}
+
+/** The message of a required number in its range with at most two decimals. */
+export function numberMessage(value: number | null, field: NumericField): RuleMessage | null {
+  if (value === null) return { key: "validation.required" };
+  if (Number.isNaN(value)) return { key: "validation.onlyNumbers" };
+  if (field.integer && !Number.isInteger(value)) return { key: "validation.integerOnly" };
+  const twoDecimals = Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;
+  if (value < field.min || value > field.max || !twoDecimals) {
+    return { key: "validation.range", params: { min: field.min, max: field.max } };
+  }
+  return null;
+}
+
+/** Messages of a feeder form by field (`name`, `in_out`, `nominal_current_a`, parameter names). */
+export function feederMessages(feeder: FeederInput): Record<string, RuleMessage> {
+  const out: Record<string, RuleMessage> = {};
+  const set = (path: string, message: RuleMessage | null) => {
+    if (message) out[path] = message;
+  };
+  set("name", nameMessage(feeder.name));
+  set("nominal_current_a", numberMessage(feeder.nominal_current_a, NOMINAL_CURRENT));
+  for (const field of FEEDER_FIELDS[feeder.type]) {
+    const raw = feeder.parameters[field.name];
+    set(field.name, numberMessage(typeof raw === "number" ? raw : null, field));
+  }
+  if (
+    feeder.type === "TRANSFORMER" && !VECTOR_GROUPS.includes(feeder.parameters.vectorGroup as never)
+  ) {
+    set("vectorGroup", { key: "validation.required" });
+  }
+  if (isLine(feeder.type) && feeder.parameters.meshed === true && feeder.in_out === "OUT") {
+    set("in_out", { key: "validation.meshedFeederAsInput" });
+  }
+  return out;
+}
+
+/** Coordinates: required numbers within ±90 / ±180. */
+export function coordinateMessage(value: number | null, limit: number, required = true) {
+  if (value === null) return required ? { key: "validation.required" } : null;
+  if (Number.isNaN(value)) return { key: "validation.onlyNumbers" };
+  if (Math.abs(value) > limit) {
+    return { key: "validation.range", params: { min: -limit, max: limit } };
+  }
+  return null;
+}

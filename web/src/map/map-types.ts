@@ -1,0 +1,50 @@
+/** Shapes and constants of the grid maps (spec 9), free of maplibre so tests can import them. */
+import type { FeatureCollection } from "geojson";
+
+/** Spec 9: map defaults and limits. */
+export const MAP_DEFAULTS = {
+  center: { lat: 46.812355, lng: 8.263672 },
+  zoom: 6,
+  minZoom: 5,
+  maxZoom: 24,
+  /** [west, south], [east, north] of the spec's bounds [5.90682, 47.84652] to [10.88363, 45.80984]. */
+  bounds: [[5.90682, 45.80984], [10.88363, 47.84652]] as [[number, number], [number, number]],
+} as const;
+
+/** Kinds of grid items, with the zoom level of spec 9 when the map goes to one. */
+export type MapItemKind = "station" | "mvFeederGroup" | "lvGroup" | "electricalWork" | "node";
+export const ZOOM_BY_KIND: Readonly<Record<MapItemKind, number>> = {
+  station: 10,
+  mvFeederGroup: 13,
+  lvGroup: 16,
+  electricalWork: 18,
+  node: 20,
+};
+
+/** Colour names of the design system's state tokens. */
+export type MapState = "ok" | "warning" | "critical" | "offline" | "unknown";
+
+/** One grid item on the map. */
+export interface MapPoint {
+  id: string;
+  kind: MapItemKind;
+  name: string;
+  latitude: number;
+  longitude: number;
+  state: MapState;
+  /** A second line in the popup, e.g. the type or the metering state (already translated). */
+  detail?: string;
+}
+
+/** An uploaded layer to draw (a GeoJSON FeatureCollection). */
+export interface MapOverlay {
+  id: string;
+  data: FeatureCollection;
+}
+
+/** The item the map should go to and open. */
+export interface MapFocus {
+  id: string;
+  /** Changes on every request so that the same item can be focused again. */
+  seq: number;
+}

@@ -1,0 +1,13 @@
+import * as LabelPrimitive from "@radix-ui/react-label";
+import type { ComponentProps } from "react";
+import { cn } from "./cn.ts";
+
+/** A form label. */
+export function Label({ className, ...props }: ComponentProps<typeof LabelPrimitive.Root>) {
+  return (
+    <LabelPrimitive.Root
+      className={cn("text-xs font-medium text-foreground select-none", className)}
+      {...props}
+    />
+  );
+}
