@@ -26,8 +26,8 @@ export function FormField({
   children: (control: FieldControlProps) => ReactElement;
 }) {
   const id = useId();
-  const described = [hint ? `${id}-hint` : null, error ? `${id}-error` : null]
-    .filter(Boolean).join(" ");
+  // The error replaces the hint while it lasts: one message under a field at a time.
+  const described = error ? `${id}-error` : hint ? `${id}-hint` : "";
   return (
     <div className={cn("flex min-w-0 flex-col gap-1", className)}>
       <label htmlFor={id} className="text-xs font-medium text-muted-foreground">{label}</label>
@@ -36,7 +36,9 @@ export function FormField({
         "aria-invalid": error ? true : undefined,
         "aria-describedby": described || undefined,
       })}
-      {hint ? <p id={`${id}-hint`} className="text-xs text-muted-foreground">{hint}</p> : null}
+      {hint && !error
+        ? <p id={`${id}-hint`} className="text-xs text-muted-foreground">{hint}</p>
+        : null}
       {error
         ? <p id={`${id}-error`} role="alert" className="text-xs text-state-critical">{error}</p>
         : null}

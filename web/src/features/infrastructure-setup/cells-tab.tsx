@@ -58,6 +58,7 @@ import {
   SEARCH_DELAY_MS,
   setPhase,
 } from "./cells-rules.ts";
+import { useFormatters } from "../../lib/use-formatters.ts";
 
 const SETUP_KEY = "hes:infrastructure-setup";
 const LISTS: readonly CellCategory[] = ["WAITING_FOR_INSTALLATION", "IN_STOCK", "INSTALLED"];
@@ -372,7 +373,8 @@ function CellDetail({ cell, onChanged, onClose }: {
   onChanged: (cell: SetupCell | null) => void;
   onClose: () => void;
 }) {
-  const { t, i18n } = useTranslation(["cells", "errors"]);
+  const { t } = useTranslation(["cells", "errors"]);
+  const format = useFormatters();
   const canWrite = useCanWrite();
   const errorText = useErrorText();
   const [error, setError] = useState<string | null>(null);
@@ -390,8 +392,7 @@ function CellDetail({ cell, onChanged, onClose }: {
       setBusy(false);
     }
   };
-  const date = (iso: string | null) =>
-    iso ? new Date(iso).toLocaleString(i18n.language) : t("detail.never");
+  const date = (iso: string | null) => iso ? format.dateTime(iso) : t("detail.never");
 
   return (
     <section

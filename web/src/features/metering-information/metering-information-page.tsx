@@ -3,7 +3,7 @@
  * GET /gsm/electrical-works/status, as a list or a map, refreshed every 30 s in place.
  */
 import { CircleCheck, CircleHelp, CircleOff, CircleX, List, Map as MapIcon } from "lucide-react";
-import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../../lib/api.ts";
 import { useSession } from "../../lib/session-atoms.ts";
@@ -15,6 +15,7 @@ import { EmptyState } from "../../ui/empty-state.tsx";
 import { AsyncState } from "../../ui/loader.tsx";
 import { Page } from "../../ui/page.tsx";
 import { SegmentedControl } from "../../ui/segmented-control.tsx";
+import { useFormatters } from "../../lib/use-formatters.ts";
 
 /** Spec 9: data refresh interval. */
 const REFRESH_MS = 30_000;
@@ -91,7 +92,7 @@ function StateBadge({ state }: { state: MeteringState }) {
 }
 
 export function MeteringInformationPage() {
-  const { t, i18n } = useTranslation(["metering", "modules", "infrastructure"]);
+  const { t } = useTranslation(["metering", "modules", "infrastructure"]);
   const { customer } = useSession();
   const [tick, setTick] = useState(0);
   const [filter, setFilter] = useState<MeteringState | "ALL">("ALL");
@@ -112,15 +113,7 @@ export function MeteringInformationPage() {
     return () => window.clearInterval(timer);
   }, []);
 
-  const dateTime = useMemo(
-    () =>
-      new Intl.DateTimeFormat(i18n.language, {
-        dateStyle: "medium",
-        timeStyle: "medium",
-        timeZone: customer.default_timezone || undefined,
-      }),
-    [i18n.language, customer.default_timezone],
-  );
+  const format = useFormatters();
   const works = (data?.electrical_works ?? []).filter((w) =>
     filter === "ALL" || w.state === filter
   );
@@ -198,7 +191,7 @@ export function MeteringInformationPage() {
                     </button>
                   ))}
                   <span className="ml-auto text-xs text-muted-foreground">
-                    {t("updatedAt", { time: dateTime.format(new Date(status.generated_at)) })}
+                    {t("updatedAt", { time: format.dateTime(status.generated_at) })}
                   </span>
                 </div>
                 {view === "map"
@@ -270,9 +263,7 @@ export function MeteringInformationPage() {
                                 {w.cell?.serial_number ?? t("none")}
                               </td>
                               <td className="px-3 py-2 tabular">
-                                {w.last_data_at
-                                  ? dateTime.format(new Date(w.last_data_at))
-                                  : t("never")}
+                                {w.last_data_at ? format.dateTime(w.last_data_at) : t("never")}
                               </td>
                               <td className="px-3 py-2">
                                 {w.cell?.gps_fix

@@ -38,6 +38,7 @@ import {
   ROW_HEIGHT,
 } from "./notification-list.ts";
 import { useLiveNotifications } from "./notification-live.ts";
+import { useFormatters } from "../../lib/use-formatters.ts";
 
 const SEVERITY_ICONS = {
   CRITICAL: { icon: OctagonAlert, className: "text-state-critical" },
@@ -58,6 +59,7 @@ function NotificationRow({
   onDelete: () => void;
 }) {
   const { t, i18n } = useTranslation("notifications");
+  const format = useFormatters();
   const severity = SEVERITY_ICONS[item.severity] ?? SEVERITY_ICONS.INFO;
   const Icon = severity.icon;
   const { key, values } = notificationText(item);
@@ -97,7 +99,7 @@ function NotificationRow({
             {t(`types.${item.type}`)} ·{" "}
             <time
               dateTime={item.creation_time}
-              title={new Date(item.creation_time).toLocaleString(i18n.language)}
+              title={format.dateTime(item.creation_time)}
             >
               {relativeTime(item.creation_time, i18n.language)}
             </time>

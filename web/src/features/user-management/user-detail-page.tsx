@@ -24,6 +24,7 @@ import { FormAlert } from "./form-alert.tsx";
 import { draftAccess, UserForm } from "./user-form.tsx";
 import { errorsFromServer, type UserFormErrors, validateDraft } from "./user-form-rules.ts";
 import { draftOf, type ManagedUser, type UserDraft, usersApi } from "./users-api.ts";
+import { useFormatters } from "../../lib/use-formatters.ts";
 
 /** /user-management/:cid/:id: every field of one user, disable/enable and delete. */
 export function UserDetailPage() {
@@ -37,7 +38,8 @@ export function UserDetailPage() {
 }
 
 function UserEditor({ initial }: { initial: ManagedUser }) {
-  const { t, i18n } = useTranslation(["users", "modules", "errors"]);
+  const { t } = useTranslation(["users", "modules", "errors"]);
+  const format = useFormatters();
   const checkPassword = usePasswordPolicy();
   const { claims, config, customer: own } = useSession();
   const customers = useAtomValue(customersAtom);
@@ -98,13 +100,7 @@ function UserEditor({ initial }: { initial: ManagedUser }) {
       await navigate({ to: "/user-management" });
     });
 
-  const latest = user.latest_login
-    ? new Date(user.latest_login).toLocaleString(i18n.language, {
-      timeZone: customer.default_timezone,
-      dateStyle: "medium",
-      timeStyle: "short",
-    })
-    : t("list.never");
+  const latest = user.latest_login ? format.dateTime(user.latest_login) : t("list.never");
 
   return (
     <Page

@@ -20,6 +20,7 @@ import { Page } from "../../ui/page.tsx";
 import { Toast } from "../../ui/toast.tsx";
 import { NewUserDialog } from "./new-user-dialog.tsx";
 import { type ManagedUser, usersApi } from "./users-api.ts";
+import { useFormatters } from "../../lib/use-formatters.ts";
 
 function readSearch(raw: Record<string, unknown>): { search: string; page: number } {
   const page = Number(raw.page);
@@ -31,7 +32,8 @@ function readSearch(raw: Record<string, unknown>): { search: string; page: numbe
 
 /** User Management (spec 2.1): 17 users per page, a delayed search, and New user. */
 export function UserManagementPage() {
-  const { t, i18n } = useTranslation(["users", "modules", "common"]);
+  const { t } = useTranslation(["users", "modules", "common"]);
+  const format = useFormatters();
   const { customer: ownCustomer } = useSession();
   const customer = useAtomValue(customerAtom) ?? ownCustomer;
   const navigate = useNavigate();
@@ -58,14 +60,7 @@ export function UserManagementPage() {
     (signal) => usersApi.list({ customer: customer.key, search, page }, signal),
     [customer.key, search, page],
   );
-  const formatLogin = (iso: string | null) =>
-    iso
-      ? new Date(iso).toLocaleString(i18n.language, {
-        timeZone: customer.default_timezone,
-        dateStyle: "medium",
-        timeStyle: "short",
-      })
-      : t("list.never");
+  const formatLogin = (iso: string | null) => iso ? format.dateTime(iso) : t("list.never");
 
   return (
     <Page

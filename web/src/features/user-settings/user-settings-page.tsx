@@ -20,6 +20,7 @@ import { Page } from "../../ui/page.tsx";
 import { PasswordStrength } from "../../ui/password-strength.tsx";
 import { Toast } from "../../ui/toast.tsx";
 import { NotificationSettings } from "./notification-settings.tsx";
+import { useFormatters } from "../../lib/use-formatters.ts";
 
 const LISTED: readonly ModuleId[] = [
   "data-export",
@@ -120,6 +121,7 @@ export function UserSettingsPage() {
 
 function ProfileCard({ notify }: { notify: (text: string, tone?: "success" | "error") => void }) {
   const { t, i18n } = useTranslation(["user-settings", "users", "modules", "common", "errors"]);
+  const format = useFormatters();
   const { user, claims, customer, config } = useSession();
   const access = useAccessContext();
   const saveUser = useSaveUser();
@@ -137,13 +139,7 @@ function ProfileCard({ notify }: { notify: (text: string, tone?: "success" | "er
   const startPages = reachableStartPages({ ...access, appsRoles: user.apps_roles });
   const nameProblem = nameError(name);
   const phoneProblem = isValidPhone(phone, customer.country) ? null : "validation.phoneInvalid";
-  const latestLogin = user.latest_login
-    ? new Date(user.latest_login).toLocaleString(i18n.language, {
-      timeZone: customer.default_timezone,
-      dateStyle: "medium",
-      timeStyle: "short",
-    })
-    : t("notSet");
+  const latestLogin = user.latest_login ? format.dateTime(user.latest_login) : t("notSet");
 
   const patch = async (body: Record<string, unknown>): Promise<boolean> => {
     setBusy(true);
