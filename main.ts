@@ -4,7 +4,7 @@
  */
 import { Aggregator, MeasurementStore, openTimeSeriesStore, pruneRaw } from "./core/mod.ts";
 import { customerRoutes, CustomersService } from "./modules/customers/mod.ts";
-import { seedDemo, startDemoSimulation } from "./modules/demo/mod.ts";
+import { seedDemo, startDemoSimulation, startFieldCellPolling } from "./modules/demo/mod.ts";
 import {
   cellConfigRoutes,
   CellsService,
@@ -261,13 +261,22 @@ async function main(): Promise<void> {
       rawLifetimeDays: config.rawLifetimeDays,
     })
     : () => Promise.resolve();
+  const stopFieldCells = config.demoSeed && config.simulator
+    ? await startFieldCellPolling({
+      cells: platform.services.cells,
+      customerKeyOf: async (name) =>
+        (await platform.services.customers.getByConnection(name))?.key ?? null,
+      logger: logger.child({ module: "demo" }),
+      baseUrl: `http://127.0.0.1:${config.port}`,
+    })
+    : () => Promise.resolve();
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info("Shutting down", { signal });
-    await stopSimulation();
+    await Promise.all([stopSimulation(), stopFieldCells()]);
     await server.shutdown();
     await platform.close();
     logger.info("Stopped");

@@ -16,6 +16,7 @@ export {
   type DemoSimulationDeps,
   startDemoSimulation,
 } from "./simulation.ts";
+export { startFieldCellPolling } from "./field_cells.ts";
 
 export const DEMO_CUSTOMER = "demo-ew";
 export const OTHER_CUSTOMER = "sw-beispiel";
