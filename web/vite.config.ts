@@ -7,6 +7,7 @@ import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
+import { basemap } from "./basemap-plugin.ts";
 
 const webDir = fileURLToPath(new URL(".", import.meta.url));
 const repoDir = fileURLToPath(new URL("..", import.meta.url));
@@ -37,7 +38,7 @@ const serverProxy = Object.fromEntries(
 export default defineConfig({
   root: webDir,
   publicDir: "public",
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), basemap()],
   build: {
     outDir: "dist",
     emptyOutDir: true,

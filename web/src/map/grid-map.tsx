@@ -67,6 +67,45 @@ function offlineStyle(): StyleSpecification {
   };
 }
 
+/**
+ * Country borders below everything drawn from data (web/basemap-plugin.ts), loaded lazily; the
+ * map works without them.
+ */
+const BASEMAP_HOME = "Switzerland";
+
+function addBasemap(map: MapLibre): void {
+  void import("virtual:basemap").then(({ default: countries }) => {
+    if (map.getSource("basemap") || !map.getStyle()) return;
+    const below = map.getStyle().layers.find((layer) => layer.id !== "background")?.id;
+    map.addSource("basemap", { type: "geojson", data: countries });
+    map.addLayer({
+      id: "basemap-land",
+      type: "fill",
+      source: "basemap",
+      // The country of the map bounds (spec 9: CH) stands out from its neighbours.
+      paint: {
+        "fill-color": [
+          "match",
+          ["get", "name"],
+          BASEMAP_HOME,
+          cssColor("--surface", "#ffffff"),
+          cssColor("--surface-muted", "#eef1f4"),
+        ],
+      },
+    }, below);
+    map.addLayer({
+      id: "basemap-borders",
+      type: "line",
+      source: "basemap",
+      paint: {
+        "line-color": cssColor("--muted-foreground", "#5f6b78"),
+        "line-opacity": 0.5,
+        "line-width": ["interpolate", ["linear"], ["zoom"], 5, 0.8, 12, 2],
+      },
+    }, below);
+  }).catch(() => {});
+}
+
 function pointsData(points: readonly MapPoint[]): FeatureCollection {
   return {
     type: "FeatureCollection",
@@ -203,6 +242,7 @@ export function GridMap({
         openPopup(map, point);
         onSelectRef.current?.(point.id);
       });
+      addBasemap(map);
       map.on("mouseenter", POINTS, () => (map.getCanvas().style.cursor = "pointer"));
       map.on("mouseleave", POINTS, () => (map.getCanvas().style.cursor = ""));
       setReady(true);
