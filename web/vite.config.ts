@@ -59,11 +59,14 @@ export default defineConfig({
     fs: {
       // The server's error texts (modules/kernel/i18n/<lang>/errors.json) are imported as the
       // `errors` namespace.
-      // The password policy is the server's own file (modules/users/password_policy.ts).
+      // The pure rule files of the server are used by the forms as they are: the password
+      // policy, the grid setup limits and the global settings limits.
       allow: [
         webDir,
         `${repoDir}modules/kernel/i18n`,
         `${repoDir}modules/users/password_policy.ts`,
+        `${repoDir}modules/grid/validation.ts`,
+        `${repoDir}modules/customers/settings_rules.ts`,
         `${repoDir}node_modules`,
       ],
     },

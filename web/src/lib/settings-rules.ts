@@ -1,51 +1,22 @@
 /**
- * The global settings rules of the server (modules/customers/settings_rules.ts) mirrored for
- * the forms: the same limits, lists and message keys (`errors:settings.*`), so a form refuses
- * what the server would refuse, with the same translated text.
+ * The global settings rules for the forms: the limits and lists are the server's own
+ * (modules/customers/settings_rules.ts, pure), the message keys the same (`errors:settings.*`),
+ * so a form refuses what the server would refuse, with the same translated text.
  */
 import { isValidPhoneNumber } from "libphonenumber-js";
 
-export const MAX_TEXT = 250;
-export const LANGUAGES = ["en", "fr", "de", "uk"] as const;
-/** Nominal LV voltage pairs phase/line of spec 9. */
-export const LV_NOMINAL_VOLTAGES = [
-  "277/480",
-  "250/433",
-  "240/415",
-  "230/400",
-  "220/380",
-  "130/225",
-  "120/210",
-  "115/200",
-  "110/190",
-  "100/175",
-] as const;
-export const FREQUENCIES = [50, 60] as const;
-/** Applications a customer can have; the first two are always included (spec 6). */
-export const APPLICATIONS = [
-  "app:grid-metering",
-  "hes:data-export",
-  "app:grid-monitoring",
-  "app:visual-statistics",
-  "app:power-quality",
-  "app:io-monitoring",
-  "hes:infrastructure-setup",
-  "hes:io-configuration",
-  "hes:scada-connector",
-] as const;
-export const DEFAULT_APPLICATIONS = ["app:grid-metering", "hes:data-export"];
-/** Ranges (inclusive) and decimals: 2 as the spec's numeric ranges, 6 for coordinates. */
-export const RANGES = {
-  default_mv_nominal_voltage: { min: 1000, max: 52000, decimals: 2 },
-  default_map_zoom_level: { min: 5, max: 24, decimals: 0 },
-  "map_center.lat": { min: -90, max: 90, decimals: 6 },
-  "map_center.lng": { min: -180, max: 180, decimals: 6 },
-  "warning_thresholds.overvoltage_pct": { min: 1, max: 20, decimals: 2 },
-  "warning_thresholds.undervoltage_pct": { min: 1, max: 20, decimals: 2 },
-  "warning_thresholds.overcurrent_pct": { min: 50, max: 200, decimals: 2 },
-} as const;
+export {
+  APPLICATIONS,
+  DEFAULT_APPLICATIONS,
+  FREQUENCIES,
+  LANGUAGES,
+  LV_NOMINAL_VOLTAGES,
+  MAX_DOMAINS,
+  MAX_TEXT,
+  RANGES,
+} from "../../../modules/customers/settings_rules.ts";
+import { MAX_DOMAINS, MAX_TEXT, RANGES } from "../../../modules/customers/settings_rules.ts";
 export type RangeField = keyof typeof RANGES;
-export const MAX_DOMAINS = 20;
 /** Logo uploads: JPEG or PNG, at most 3 MB, 512x512 recommended (spec 5). */
 export const MAX_LOGO_BYTES = 3 * 1024 * 1024;
 export const LOGO_TYPES = ["image/png", "image/jpeg"];

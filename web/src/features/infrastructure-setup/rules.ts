@@ -1,6 +1,6 @@
 /**
- * The grid setup rules of the server (modules/grid/validation.ts) mirrored for the forms: the
- * same limits and the same message keys (namespace `errors`), so a form shows exactly what the
+ * The grid setup rules for the forms: the limits are the server's own (modules/grid/validation.ts,
+ * pure), the messages use the same keys (namespace `errors`), so a form shows exactly what the
  * server would answer before the call is made.
  */
 import type { FeederInput, FeederType } from "./grid-api.ts";
@@ -11,47 +11,23 @@ export interface RuleMessage {
   params?: Record<string, unknown>;
 }
 
-export const GRID_NAME = { min: 3, max: 60 } as const;
-export const NEW_NODE_NAME = { min: 3, max: 20 } as const;
-export const MAX_FEEDERS = 6;
-export const VECTOR_GROUPS = ["Dy1", "Dy5", "Dy11", "Yy0", "Yz5", "Yz11"] as const;
-const FORBIDDEN = /[:<>"/\\|?*!]/;
-
-export interface NumericField {
-  name: string;
-  min: number;
-  max: number;
-  unit: string;
-  integer?: boolean;
-}
-
-export const NOMINAL_CURRENT: NumericField = {
-  name: "nominal_current_a",
-  min: 5,
-  max: 3000,
-  unit: "A",
-};
-
-/** Type-specific numeric fields with their ranges (docs/decisions.md). */
-export const FEEDER_FIELDS: Readonly<Record<FeederType, readonly NumericField[]>> = {
-  TRANSFORMER: [
-    { name: "impedanceVoltage", min: 0, max: 20, unit: "%" },
-    { name: "lvOperatingTap", min: 100, max: 500, unit: "V" },
-    { name: "mvOperatingTap", min: 0.85, max: 46, unit: "kV" },
-    { name: "nominalMvVoltage", min: 0.85, max: 46, unit: "kV" },
-    { name: "nominalPower", min: 1, max: 3000, unit: "kVA" },
-  ],
-  LV_LINE: [],
-  MV_LINE: [],
-  PV_INVERTER: [{ name: "minimumPowerFactor", min: 0.7, max: 1, unit: "" }],
-  BATTERY: [
-    { name: "minSoc", min: 0, max: 10, unit: "%" },
-    { name: "maxSoc", min: 80, max: 100, unit: "%" },
-    { name: "nominalEnergySize", min: 1, max: 200, unit: "kWh" },
-  ],
-  EVSE: [],
-  BOILER: [{ name: "boilersInSeries", min: 1, max: 40, unit: "", integer: true }],
-};
+export {
+  FEEDER_FIELDS,
+  GRID_NAME,
+  MAX_FEEDERS,
+  NEW_NODE_NAME,
+  NOMINAL_CURRENT,
+  type NumericField,
+  VECTOR_GROUPS,
+} from "../../../../modules/grid/validation.ts";
+import {
+  FEEDER_FIELDS,
+  FORBIDDEN_NAME_CHARS as FORBIDDEN,
+  GRID_NAME,
+  NOMINAL_CURRENT,
+  type NumericField,
+  VECTOR_GROUPS,
+} from "../../../../modules/grid/validation.ts";
 
 export const isLine = (type: FeederType) => type === "LV_LINE" || type === "MV_LINE";
 
