@@ -5,7 +5,16 @@
  * node API's `setItem` costs BigInt arithmetic per value once a column holds a NULL.
  */
 import duckdb from "@duckdb/node-bindings";
-import { type DuckDBAppender, DuckDBDataChunk, FLOAT, INTEGER, TIMESTAMP } from "@duckdb/node-api";
+import {
+  BOOLEAN,
+  type DuckDBAppender,
+  DuckDBDataChunk,
+  type DuckDBType,
+  FLOAT,
+  INTEGER,
+  TIMESTAMP,
+  USMALLINT,
+} from "@duckdb/node-api";
 import { HARMONIC_ORDERS } from "./schema.ts";
 import { type MeasurementRow, OPTIONAL_FIELDS, type OptionalField } from "./validate.ts";
 
@@ -15,6 +24,10 @@ const FLOAT_COLUMNS = 2 + OPTIONAL_NAMES.length + HARMONIC_ORDERS.length;
 const TYPES = [INTEGER, TIMESTAMP, ...Array.from({ length: FLOAT_COLUMNS }, () => FLOAT)];
 const CHUNK_ROWS = 2048;
 const HARMONIC_BASE = 2 + OPTIONAL_NAMES.length;
+// appendRows writes the optional fields by name, in this order.
+if (OPTIONAL_NAMES.join() !== "p,q,pf,thd_u,thd_i,f,unbalance,pst,plt") {
+  throw new Error("Cannot write raw rows: OPTIONAL_FIELDS changed order");
+}
 
 /** Reusable typed arrays of one chunk of raw_measurements. */
 class ChunkColumns {
@@ -89,15 +102,78 @@ export function appendRows(
       cols.setTimestamp(r, row.ts);
       cols.setFloat(0, r, row.u);
       cols.setFloat(1, r, row.i);
-      const values = row.values;
-      for (let f = 0; f < OPTIONAL_NAMES.length; f++) {
-        cols.setFloat(2 + f, r, values[OPTIONAL_NAMES[f]!]);
-      }
+      const v = row.values; // explicit names: keyed access per value costs a lookup each
+      cols.setFloat(2, r, v.p);
+      cols.setFloat(3, r, v.q);
+      cols.setFloat(4, r, v.pf);
+      cols.setFloat(5, r, v.thd_u);
+      cols.setFloat(6, r, v.thd_i);
+      cols.setFloat(7, r, v.f);
+      cols.setFloat(8, r, v.unbalance);
+      cols.setFloat(9, r, v.pst);
+      cols.setFloat(10, r, v.plt);
       const h = row.h;
       for (let k2 = 0; k2 < HARMONIC_ORDERS.length; k2++) {
         cols.setFloat(HARMONIC_BASE + k2, r, h ? h[k2]! : NaN);
       }
     }
     cols.appendTo(appender, count);
+  }
+}
+
+/** A whole column of a table written by `appendColumns`; FLOAT columns hold NaN for NULL. */
+export type Column =
+  | { type: "integer"; data: Int32Array }
+  | { type: "usmallint"; data: Uint16Array }
+  | { type: "boolean"; data: Uint8Array }
+  | { type: "float"; data: Float32Array }
+  /** Epoch milliseconds, written as TIMESTAMP. */
+  | { type: "timestamp"; data: Float64Array };
+
+const COLUMN_TYPES: Record<Column["type"], DuckDBType> = {
+  integer: INTEGER,
+  usmallint: USMALLINT,
+  boolean: BOOLEAN,
+  float: FLOAT,
+  timestamp: TIMESTAMP,
+};
+
+/** Appends the first `count` rows of `columns` (in table order) in chunks of 2,048 rows. */
+export function appendColumns(appender: DuckDBAppender, columns: Column[], count: number): void {
+  const types = columns.map((c) => COLUMN_TYPES[c.type]);
+  const micros = new Uint32Array(CHUNK_ROWS * 2);
+  const mask = new Uint32Array(CHUNK_ROWS / 32);
+  for (let start = 0; start < count; start += CHUNK_ROWS) {
+    const rows = Math.min(CHUNK_ROWS, count - start);
+    const dataChunk = DuckDBDataChunk.create(types, rows);
+    columns.forEach((column, c) => {
+      const vector = duckdb.data_chunk_get_vector(dataChunk.chunk, c);
+      if (column.type === "timestamp") {
+        for (let r = 0; r < rows; r++) {
+          const us = column.data[start + r]! * 1000;
+          const high = Math.floor(us / 4294967296);
+          micros[2 * r] = us - high * 4294967296;
+          micros[2 * r + 1] = high;
+        }
+        copy(vector, micros, rows * 8);
+        return;
+      }
+      const data = column.data.subarray(start, start + rows);
+      copy(vector, data, data.byteLength);
+      if (column.type !== "float") return;
+      let nulls = false;
+      mask.fill(0xffffffff);
+      for (let r = 0; r < rows; r++) {
+        if (data[r] !== data[r]) {
+          mask[r >>> 5]! &= ~(1 << (r & 31));
+          nulls = true;
+        }
+      }
+      if (nulls) {
+        duckdb.vector_ensure_validity_writable(vector);
+        duckdb.copy_data_to_vector_validity(vector, 0, mask.buffer, 0, Math.ceil(rows / 64) * 8);
+      }
+    });
+    appender.appendDataChunk(dataChunk);
   }
 }

@@ -29,8 +29,26 @@ export interface AppendResult {
   duplicates: number;
 }
 
+/** The measurement rows and events one committed group stored, for incremental aggregation. */
+export interface CommittedGroup {
+  /** Series id of each stored row. */
+  readonly ids: readonly number[];
+  readonly rows: readonly MeasurementRow[];
+  /** Each series' watermark before the group; absent when the series had no row before. */
+  readonly previousMarks: ReadonlyMap<number, number>;
+  /** Cells whose new voltage events overlap a slot, by slot start. */
+  readonly eventCells: ReadonlyMap<number, ReadonlySet<string>>;
+}
+
+/** Slot starts a committed group touched, with what it stored (when a store reports them). */
+export class TouchedSlots extends Set<number> {
+  constructor(slotStarts: Iterable<number>, readonly group: CommittedGroup | null = null) {
+    super(slotStarts);
+  }
+}
+
 /** A listener told which 10-minute slots received data (for aggregation). */
-export type SlotsTouched = (slotStarts: ReadonlySet<number>) => void;
+export type SlotsTouched = (slotStarts: TouchedSlots) => void;
 
 interface Waiting {
   cellId: string;
@@ -216,6 +234,7 @@ export class MeasurementStore {
     const existing = await this.#existing(prepared);
     await this.#dropKnownExtras(prepared);
     const touched = new Set<number>();
+    const eventCells = new Map<number, Set<string>>();
     const marks = new Map<number, number>();
     const allIds: number[] = [];
     const allRows: MeasurementRow[] = [];
@@ -234,6 +253,8 @@ export class MeasurementStore {
         // A flag may change the aggregate of every slot the event overlaps.
         for (let slot = e.start - (e.start % SLOT_MS); slot <= e.end; slot += SLOT_MS) {
           touched.add(slot);
+          const cells = eventCells.get(slot) ?? new Set<string>();
+          eventCells.set(slot, cells.add(p.cellId));
         }
       }
     }
@@ -281,8 +302,11 @@ export class MeasurementStore {
       await c.run("ROLLBACK").catch(() => undefined);
       throw error;
     }
+    const previousMarks = new Map<number, number>();
     for (const [id, ts] of marks) {
-      if (ts > (this.#watermarks.get(id) ?? -Infinity)) this.#watermarks.set(id, ts);
+      const previous = this.#watermarks.get(id);
+      if (previous !== undefined) previousMarks.set(id, previous);
+      if (ts > (previous ?? -Infinity)) this.#watermarks.set(id, ts);
     }
     for (const p of prepared) {
       for (const s of p.io) {
@@ -293,7 +317,11 @@ export class MeasurementStore {
       const row = allRows[k]!;
       this.latest.update(allIds[k]!, row.ts, row.u, row.i);
     }
-    if (touched.size) { for (const listener of this.#listeners) listener(touched); }
+    if (touched.size) {
+      const group = { ids: allIds, rows: allRows, previousMarks, eventCells };
+      const slots = new TouchedSlots(touched, group);
+      for (const listener of this.#listeners) listener(slots);
+    }
     return prepared.map((p) => ({
       accepted: p.accepted.length,
       duplicates: p.rows.length - p.accepted.length,
@@ -303,21 +331,32 @@ export class MeasurementStore {
   /** Keys `${series}|${ts}` already stored among rows at or below their series' watermark. */
   async #existing(prepared: readonly Prepared[]): Promise<Set<string>> {
     const candidates: string[] = [];
+    let [minTs, maxTs, minId, maxId] = [Infinity, -Infinity, Infinity, -Infinity];
     for (const { rows, ids } of prepared) {
       for (let k = 0; k < rows.length; k++) {
-        const mark = this.#watermarks.get(ids[k]!);
-        if (mark !== undefined && rows[k]!.ts <= mark) {
-          candidates.push(`(${ids[k]}, ${rows[k]!.ts})`);
-        }
+        const id = ids[k]!;
+        const ts = rows[k]!.ts;
+        const mark = this.#watermarks.get(id);
+        if (mark === undefined || ts > mark) continue;
+        candidates.push(`(${id}, ${ts})`);
+        if (ts < minTs) minTs = ts;
+        if (ts > maxTs) maxTs = ts;
+        if (id < minId) minId = id;
+        if (id > maxId) maxId = id;
       }
     }
     const found = new Set<string>();
     if (!candidates.length) return found;
-    const result = await this.#connection.runAndReadAll(
-      `SELECT r.series_id, epoch_ms(r.ts) FROM raw_measurements r
-       JOIN (VALUES ${candidates.join(",")}) AS c(series_id, ms)
-         ON r.series_id = c.series_id AND r.ts = make_timestamp(c.ms * 1000)`,
-    );
+    // Retries and backfills span a short time: scan that range (zone maps skip the rest) rather
+    // than joining a list of every candidate key.
+    const sql = maxTs - minTs <= 3_600_000
+      ? `SELECT series_id, epoch_ms(ts) FROM raw_measurements
+         WHERE ts BETWEEN make_timestamp(${minTs * 1000}) AND make_timestamp(${maxTs * 1000})
+           AND series_id BETWEEN ${minId} AND ${maxId}`
+      : `SELECT r.series_id, epoch_ms(r.ts) FROM raw_measurements r
+         JOIN (VALUES ${candidates.join(",")}) AS c(series_id, ms)
+           ON r.series_id = c.series_id AND r.ts = make_timestamp(c.ms * 1000)`;
+    const result = await this.#connection.runAndReadAll(sql);
     for (const [id, ms] of result.getRows() as [number, bigint | number][]) {
       found.add(`${id}|${Number(ms)}`);
     }

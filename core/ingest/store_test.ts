@@ -234,6 +234,38 @@ Deno.test("Aggregator.flush() flags a slot overlapped by a voltage event of the 
   });
 });
 
+Deno.test("Aggregator.flush() counts each value once when two voltage events overlap its slot", async () => {
+  await withStore(async (store, agg, q) => {
+    const dip = (id: string, start: number) => ({
+      id,
+      type: "DIP" as const,
+      start,
+      end: start + 200,
+      startPhase: "L1",
+      endPhase: "L1",
+      extremePct: 70,
+      deltaUPct: null,
+      trace: null,
+      kind: "DIP",
+      tableCell: "80-70/200-500ms",
+    });
+    await store.append("C1", {
+      measurements: [row(T0, 230), row(T0 + 20_000, 232)],
+      events: [dip("a", T0 + 1000), dip("b", T0 + 5000)],
+    });
+    await agg.flush(T0 + 2 * SLOT_MS);
+    assert.deepEqual(await q("SELECT n::INT, u_min, u_max, flagged FROM agg_10min"), [[
+      2,
+      230,
+      232,
+      true,
+    ]]);
+    agg.markDirty([T0]); // the SQL recomputation agrees
+    await agg.flush(T0 + 2 * SLOT_MS);
+    assert.deepEqual(await q("SELECT n::INT, flagged FROM agg_10min"), [[2, true]]);
+  });
+});
+
 Deno.test("MeasurementStore.append() stores events and I/O states once and flags their slot on flush", async () => {
   await withStore(async (store, agg, q) => {
     const event = {
