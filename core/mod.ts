@@ -59,3 +59,4 @@ export {
   type SimFeeder,
 } from "./simulator/mod.ts";
 export { pruneRaw } from "./ingest/retention.ts";
+export { storeSimulatedRange } from "./ingest/simulated.ts";
