@@ -366,5 +366,8 @@ Deno.test("Aggregator.flush() rolls 10-minute slots up to hours and days weighte
       BigInt(T0),
       5,
     ]]);
+    // The day (rolled up from its hours) is the RMS of all five 20-s values.
+    const [[dayRms]] = await q("SELECT u_rms FROM agg_1d") as [[number]];
+    assert.ok(Math.abs(dayRms - Math.sqrt((3 * 230 ** 2 + 250 ** 2 + 240 ** 2) / 5)) < 1e-3);
   });
 });
