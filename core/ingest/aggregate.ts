@@ -84,6 +84,8 @@ function rollupSql(level: (typeof ROLLUPS)[number], starts: readonly number[]): 
 interface SlotWork {
   /** Running sums of the series whose every row of the slot this process saw. */
   acc: SlotAccumulator | null;
+  /** Series of `acc` to write at the close; null: all of them (the slot's first close). */
+  changed: Set<number> | null;
   /** Recompute the whole slot in SQL (no knowledge of what changed). */
   all: boolean;
   /** Series to recompute in SQL (rows stored before their sums could start). */
@@ -92,6 +94,11 @@ interface SlotWork {
   eventCells: Set<string>;
 }
 
+/**
+ * How long a closed slot's sums stay in memory after its close: late rows for its series are
+ * added to them and only those series are rewritten, without reading raw data.
+ */
+const KEEP_CLOSED_MS = 15 * 60_000;
 /** Above this many series, one SQL recomputation of the whole slot is cheaper than a list. */
 const MAX_LISTED_SERIES = 2_000;
 const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
@@ -107,6 +114,8 @@ export interface FlushTimings {
 /** Keeps the 10-minute aggregates and their hourly and daily rollups up to date with the raw data. */
 export class Aggregator {
   readonly #slots = new Map<number, SlotWork>();
+  /** Sums of recently closed slots, kept for late rows (KEEP_CLOSED_MS). */
+  readonly #closed = new Map<number, SlotAccumulator>();
   #running: Promise<number> | null = null;
   #stage = false;
   /** Time the last flush that wrote slots spent. */
@@ -117,7 +126,15 @@ export class Aggregator {
   #work(slot: number): SlotWork {
     let work = this.#slots.get(slot);
     if (!work) {
-      work = { acc: null, all: false, series: new Set(), eventCells: new Set() };
+      const kept = this.#closed.get(slot) ?? null;
+      this.#closed.delete(slot);
+      work = {
+        acc: kept,
+        changed: kept ? new Set() : null,
+        all: false,
+        series: new Set(),
+        eventCells: new Set(),
+      };
       this.#slots.set(slot, work);
     }
     return work;
@@ -130,7 +147,7 @@ export class Aggregator {
   markDirty(slotStarts: Iterable<number>): void {
     const group = slotStarts instanceof TouchedSlots ? slotStarts.group : null;
     if (!group) {
-      for (const slot of slotStarts) this.#work(slot).all = true;
+      for (const slot of slotStarts) this.#recomputeAll(slot);
       return;
     }
     const { ids, rows, previousMarks } = group;
@@ -142,9 +159,11 @@ export class Aggregator {
       if (work.all) continue;
       if (work.acc?.has(id)) {
         work.acc.add(id, row);
+        work.changed?.add(id);
       } else if ((previousMarks.get(id) ?? -Infinity) < slot) {
         // The series had no row at or after this slot's start: its sums start complete.
         (work.acc ??= new SlotAccumulator()).add(id, row);
+        work.changed?.add(id);
       } else {
         work.series.add(id);
       }
@@ -153,6 +172,13 @@ export class Aggregator {
       const work = this.#work(slot);
       for (const cell of cells) work.eventCells.add(cell);
     }
+  }
+
+  /** Marks a slot for a full SQL recomputation; its sums, which would miss rows, are dropped. */
+  #recomputeAll(slot: number): void {
+    const work = this.#work(slot);
+    work.all = true;
+    work.acc = null;
   }
 
   /**
@@ -192,6 +218,9 @@ export class Aggregator {
   async #flush(now: number): Promise<number> {
     const closed = [...this.#slots.keys()].filter((slot) => slot + SLOT_MS + SLOT_GRACE_MS <= now)
       .sort((a, b) => a - b);
+    for (const slot of this.#closed.keys()) {
+      if (slot + SLOT_MS + SLOT_GRACE_MS + KEEP_CLOSED_MS <= now) this.#closed.delete(slot);
+    }
     if (!closed.length) return 0;
     const works = closed.map((slot) => this.#slots.get(slot)!);
     for (const slot of closed) this.#slots.delete(slot);
@@ -203,7 +232,10 @@ export class Aggregator {
         await this.connection.run(aggregateSql(whole.slice(k, k + 144)));
       }
       for (let k = 0; k < closed.length; k++) {
-        if (!works[k]!.all) await this.#close(closed[k]!, works[k]!);
+        const work = works[k]!;
+        if (work.all) continue;
+        await this.#close(closed[k]!, work);
+        if (work.acc) this.#closed.set(closed[k]!, work.acc);
       }
       const closedAt = performance.now();
       // Partial hours and days are rolled up too and refreshed as their slots close.
@@ -221,7 +253,10 @@ export class Aggregator {
       this.lastFlush = { closeMs: closedAt - started, rollupMs: performance.now() - closedAt };
     } catch (error) {
       // What was written is exact; what was not is recomputed from the raw data next time.
-      for (const slot of closed) this.#work(slot).all = true;
+      for (const slot of closed) {
+        this.#closed.delete(slot);
+        this.#recomputeAll(slot);
+      }
       throw error;
     }
     return closed.length;
@@ -238,7 +273,7 @@ export class Aggregator {
     }
     if (conditions.length) await c.run(aggregateSql([slot], conditions.join(" OR ")));
     const acc = work.acc;
-    if (!acc?.size || conditions[0] === "TRUE") return;
+    if (!acc?.size || conditions[0] === "TRUE" || work.changed?.size === 0) return;
     const from = slot * 1000;
     const flagged = new Set(
       ((await c.runAndReadAll(
@@ -253,7 +288,8 @@ export class Aggregator {
     }
     await c.run("DELETE FROM agg_stage");
     const appender = await c.createAppender("agg_stage", "main", "temp");
-    appendColumns(appender, acc.columns(slot, (id) => flagged.has(id)), acc.size);
+    const columns = acc.columns(slot, (id) => flagged.has(id), work.changed ?? undefined);
+    appendColumns(appender, columns, columns[0]!.data.length);
     appender.closeSync();
     // Rows a recomputation above wrote for the same series are replaced (same values). A plain
     // INSERT after a DELETE of those few keys: INSERT OR REPLACE checks every row one by one.

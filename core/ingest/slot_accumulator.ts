@@ -91,11 +91,20 @@ export class SlotAccumulator {
   }
 
   /**
-   * The agg_10min columns of every series held (table order), `flagged(seriesId)` deciding the
-   * event flag.
+   * The agg_10min columns (table order) of every series held, or of those in `only`,
+   * `flagged(seriesId)` deciding the event flag.
    */
-  columns(slotStart: number, flagged: (seriesId: number) => boolean): Column[] {
-    const size = this.size;
+  columns(
+    slotStart: number,
+    flagged: (seriesId: number) => boolean,
+    only?: ReadonlySet<number>,
+  ): Column[] {
+    const rows = only
+      ? Int32Array.from([...only].filter((id) => this.#index.has(id)), (id) => this.#index.get(id)!)
+      : Int32Array.from({ length: this.size }, (_, k) => k);
+    const size = rows.length;
+    const ids = new Int32Array(size);
+    const n = new Uint16Array(size);
     const floats = Array.from({ length: AGG_FLOAT_COLUMNS }, () => new Float32Array(size));
     const flags = new Uint8Array(size);
     const sums = this.#sums;
@@ -113,7 +122,10 @@ export class SlotAccumulator {
       const value = ext[k * EXTREMES + x]!;
       return Number.isFinite(value) ? value : NaN; // never set: NULL
     };
-    for (let k = 0; k < size; k++) {
+    for (let out = 0; out < size; out++) {
+      const k = rows[out]!;
+      ids[out] = this.#ids[k]!;
+      n[out] = this.#n[k]!;
       const values = [
         rms(k, S_U),
         extreme(k, 0),
@@ -133,14 +145,14 @@ export class SlotAccumulator {
         extreme(k, 6),
         extreme(k, 7),
       ];
-      for (let c = 0; c < values.length; c++) floats[c]![k] = values[c]!;
-      for (let h = 0; h < HARMONICS; h++) floats[values.length + h]![k] = rms(k, S_H + h);
-      flags[k] = flagged(this.#ids[k]!) ? 1 : 0;
+      for (let c = 0; c < values.length; c++) floats[c]![out] = values[c]!;
+      for (let h = 0; h < HARMONICS; h++) floats[values.length + h]![out] = rms(k, S_H + h);
+      flags[out] = flagged(this.#ids[k]!) ? 1 : 0;
     }
     return [
-      { type: "integer", data: this.#ids.subarray(0, size) },
+      { type: "integer", data: ids },
       { type: "timestamp", data: new Float64Array(size).fill(slotStart) },
-      { type: "usmallint", data: this.#n.subarray(0, size) },
+      { type: "usmallint", data: n },
       ...floats.map((data) => ({ type: "float" as const, data })),
       { type: "boolean", data: flags },
     ];

@@ -13,8 +13,12 @@ import type { MeasurementRow } from "./validate.ts";
 import type { EventRow, IoRow } from "./validate_extras.ts";
 
 export const SLOT_MS = 10 * 60_000;
-/** A group stops taking batches at this many measurement rows (bounds one transaction). */
-const MAX_GROUP_ROWS = 250_000;
+/**
+ * A group stops taking batches at this many measurement rows. It bounds the memory of one
+ * transaction inside DuckDB's buffer pool (DUCKDB_MEMORY_LIMIT): a commit that cannot pin a
+ * block fails, and under that pressure DuckDB 1.5 was seen to invalidate the database.
+ */
+const MAX_GROUP_ROWS = 60_000;
 
 /** The accepted records of one batch of one cell. */
 export interface ValidBatch {
