@@ -27,7 +27,8 @@ export class SlotAccumulator {
   #ids = new Int32Array(INITIAL);
   #n = new Uint16Array(INITIAL);
   #sums = new Float64Array(INITIAL * SUMS);
-  #counts = new Uint16Array(INITIAL * SUMS);
+  /** Values per quantity: at most 30 (one per 20-s window, the store keeps each once). */
+  #counts = new Uint8Array(INITIAL * SUMS);
   #extremes = newExtremes(INITIAL);
 
   /** Series held. */
@@ -163,7 +164,7 @@ export class SlotAccumulator {
     const ids = new Int32Array(size);
     const n = new Uint16Array(size);
     const sums = new Float64Array(size * SUMS);
-    const counts = new Uint16Array(size * SUMS);
+    const counts = new Uint8Array(size * SUMS);
     const extremes = newExtremes(size);
     ids.set(this.#ids);
     n.set(this.#n);
@@ -192,13 +193,13 @@ function newExtremes(series: number): Float32Array {
   return ext;
 }
 
-function addMean(sums: Float64Array, counts: Uint16Array, at: number, value: number): void {
+function addMean(sums: Float64Array, counts: Uint8Array, at: number, value: number): void {
   if (value !== value) return;
   sums[at]! += value;
   counts[at]!++;
 }
 
-function addSquare(sums: Float64Array, counts: Uint16Array, at: number, value: number): void {
+function addSquare(sums: Float64Array, counts: Uint8Array, at: number, value: number): void {
   if (value !== value) return;
   sums[at]! += fround(value * value);
   counts[at]!++;
