@@ -62,8 +62,11 @@ const ROLLUPS = [
 const rms = (col: string) => `sqrt(sum(a.n * a.${col} * a.${col}) / sum(a.n))`;
 const mean = (col: string) => `sum(a.n * a.${col}) / sum(a.n)`;
 
-/** SQL that (re)computes one rollup level for the periods starting at `starts` (epoch ms, UTC). */
-function rollupSql(level: (typeof ROLLUPS)[number], starts: readonly number[]): string {
+/**
+ * SQL that (re)computes one rollup level for the periods starting at `starts` (epoch ms, UTC),
+ * for the series `where` selects (a condition on `series_id`).
+ */
+function rollupSql(level: (typeof ROLLUPS)[number], starts: readonly number[], where: string) {
   const ranges = starts.map((s) =>
     `(a.slot >= make_timestamp(${s * 1000}) AND a.slot < make_timestamp(${(s + level.ms) * 1000}))`
   ).join(" OR ");
@@ -76,7 +79,7 @@ function rollupSql(level: (typeof ROLLUPS)[number], starts: readonly number[]): 
   }, max(a.pst_max), max(a.plt),
       ${HARMONIC_ORDERS.map((h) => rms(`h${h}`)).join(", ")},
       bool_or(a.flagged)
-    FROM ${level.source} a WHERE ${ranges}
+    FROM ${level.source} a WHERE (${ranges}) AND (${where})
     GROUP BY a.series_id, bucket`;
 }
 
@@ -101,6 +104,15 @@ interface SlotWork {
 const KEEP_CLOSED_MS = 15 * 60_000;
 /** Above this many series, one SQL recomputation of the whole slot is cheaper than a list. */
 const MAX_LISTED_SERIES = 2_000;
+/** Above this many changed series, the rollups of their periods are recomputed for all. */
+const MAX_ROLLUP_SERIES = 50_000;
+
+/** Which series a flush rewrote 10-minute rows of: the rollups follow only them. */
+interface Changed {
+  all: boolean;
+  ids: Set<number>;
+  cells: Set<string>;
+}
 const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /** Time the last flush spent, for the benchmarks. */
@@ -227,6 +239,7 @@ export class Aggregator {
     const started = performance.now();
     try {
       const whole = closed.filter((_, k) => works[k]!.all);
+      const changed: Changed = { all: whole.length > 0, ids: new Set(), cells: new Set() };
       // Chunks keep the WHERE clause small during a backfill of weeks.
       for (let k = 0; k < whole.length; k += 144) {
         await this.connection.run(aggregateSql(whole.slice(k, k + 144)));
@@ -234,19 +247,21 @@ export class Aggregator {
       for (let k = 0; k < closed.length; k++) {
         const work = works[k]!;
         if (work.all) continue;
-        await this.#close(closed[k]!, work);
+        await this.#close(closed[k]!, work, changed);
         if (work.acc) this.#closed.set(closed[k]!, work.acc);
       }
       const closedAt = performance.now();
-      // Partial hours and days are rolled up too and refreshed as their slots close.
-      for (const level of ROLLUPS) {
+      // Partial hours and days are rolled up too and refreshed as their slots close, for the
+      // series whose 10-minute rows changed.
+      const where = await this.#rollupFilter(changed);
+      for (const level of where ? ROLLUPS : []) {
         const starts = [...new Set(closed.map((slot) => slot - (slot % level.ms)))];
         for (let k = 0; k < starts.length; k += 48) {
           const chunk = starts.slice(k, k + 48);
           const periods = chunk.map((start) => `make_timestamp(${start * 1000})`).join(",");
           await this.#transaction([
-            `DELETE FROM ${level.table} WHERE slot IN (${periods})`,
-            rollupSql(level, chunk),
+            `DELETE FROM ${level.table} WHERE slot IN (${periods}) AND (${where})`,
+            rollupSql(level, chunk, where!),
           ]);
         }
       }
@@ -263,7 +278,7 @@ export class Aggregator {
   }
 
   /** Writes one closed slot: SQL for what memory cannot know, the running sums for the rest. */
-  async #close(slot: number, work: SlotWork): Promise<void> {
+  async #close(slot: number, work: SlotWork, changed: Changed): Promise<void> {
     const c = this.connection;
     const conditions: string[] = [];
     if (work.series.size > MAX_LISTED_SERIES) conditions.push("TRUE");
@@ -272,8 +287,12 @@ export class Aggregator {
       conditions.push(`s.cell_id IN (${[...work.eventCells].map(sqlText).join(",")})`);
     }
     if (conditions.length) await c.run(aggregateSql([slot], conditions.join(" OR ")));
+    if (conditions[0] === "TRUE") changed.all = true;
+    for (const id of work.series) changed.ids.add(id);
+    for (const cell of work.eventCells) changed.cells.add(cell);
     const acc = work.acc;
     if (!acc?.size || conditions[0] === "TRUE" || work.changed?.size === 0) return;
+    for (const id of work.changed ?? acc.seriesIds()) changed.ids.add(id);
     const from = slot * 1000;
     const flagged = new Set(
       ((await c.runAndReadAll(
@@ -299,6 +318,31 @@ export class Aggregator {
       "INSERT INTO agg_10min SELECT * FROM agg_stage",
     ]);
     await c.run("DELETE FROM agg_stage");
+  }
+
+  /**
+   * The condition on `series_id` selecting the changed series (staged in a temporary table),
+   * "TRUE" for all of them, or null when nothing changed.
+   */
+  async #rollupFilter(changed: Changed): Promise<string | null> {
+    if (changed.all) return "TRUE";
+    const c = this.connection;
+    if (changed.cells.size) {
+      const cells = [...changed.cells].map(sqlText).join(",");
+      const rows = (await c.runAndReadAll(
+        `SELECT series_id FROM series WHERE cell_id IN (${cells})`,
+      )).getRows() as [number][];
+      for (const [id] of rows) changed.ids.add(id);
+    }
+    if (!changed.ids.size) return null;
+    if (changed.ids.size > MAX_ROLLUP_SERIES) return "TRUE";
+    await c.run("CREATE TEMP TABLE IF NOT EXISTS agg_changed (series_id INTEGER)");
+    await c.run("DELETE FROM agg_changed");
+    const appender = await c.createAppender("agg_changed", "main", "temp");
+    const ids = Int32Array.from(changed.ids);
+    appendColumns(appender, [{ type: "integer", data: ids }], ids.length);
+    appender.closeSync();
+    return "series_id IN (SELECT series_id FROM agg_changed)";
   }
 
   /** Runs `statements` in one transaction: a replacement is never half-visible. */

@@ -36,6 +36,11 @@ export class SlotAccumulator {
     return this.#index.size;
   }
 
+  /** The series held. */
+  seriesIds(): Int32Array {
+    return this.#ids.subarray(0, this.size);
+  }
+
   has(seriesId: number): boolean {
     return this.#index.has(seriesId);
   }
