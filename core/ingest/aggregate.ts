@@ -195,7 +195,8 @@ export class Aggregator {
 
   /**
    * After a restart the in-memory state is gone: marks every slot of the last `days` days
-   * whose raw rows and aggregate disagree (never aggregated, or late data before the stop).
+   * whose raw rows and aggregate disagree (never aggregated, or late data before the stop) or
+   * whose event flag misses a stored voltage event (an event stored just before the stop).
    */
   async recover(days = 2, now = Date.now()): Promise<number> {
     const since = (now - days * 86_400_000) * 1000;
@@ -205,7 +206,13 @@ export class Aggregator {
          FROM raw_measurements WHERE ts >= make_timestamp(${since}) GROUP BY ALL)
        SELECT DISTINCT epoch_ms(raw.slot) FROM raw
        LEFT JOIN agg_10min a ON a.series_id = raw.series_id AND a.slot = raw.slot
-       WHERE a.n IS NULL OR a.n <> raw.n`,
+       WHERE a.n IS NULL OR a.n <> raw.n
+       UNION
+       SELECT DISTINCT epoch_ms(a.slot) FROM agg_10min a
+       JOIN series s ON s.series_id = a.series_id
+       JOIN voltage_events e ON e.cell_id = s.cell_id
+         AND e.start_ts < a.slot + INTERVAL 10 MINUTE AND e.end_ts >= a.slot
+       WHERE a.slot >= make_timestamp(${since}) AND NOT a.flagged`,
     );
     const slots = (result.getRows() as [bigint | number][]).map(([ms]) => Number(ms));
     this.markDirty(slots);
