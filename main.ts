@@ -95,7 +95,7 @@ export async function startPlatform(
   const timeSeries = await openTimeSeriesStore(config.dataDir, config.duckdbMemoryLimit);
   const bus = new EventBus(logger);
   const measurements = await MeasurementStore.open(timeSeries.writer);
-  const aggregator = new Aggregator(timeSeries.connection);
+  const aggregator = new Aggregator(timeSeries.aggregation);
   measurements.onSlotsTouched((slots) => aggregator.markDirty(slots));
   await aggregator.recover();
   const aggregation = setInterval(() => {

@@ -1,7 +1,7 @@
 /**
  * The time-series store: one DuckDB file in the data directory, owned by the streaming core.
- * The ingestion writer has a connection of its own, so that its open batch transaction never
- * absorbs the statements of readers and background jobs, which use `connection`.
+ * The ingestion writer and the aggregator have a connection each, so that their open
+ * transactions never absorb the statements of readers and other jobs, which use `connection`.
  */
 import { mkdir } from "node:fs/promises";
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
@@ -9,10 +9,12 @@ import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 /** An open DuckDB file. */
 export interface TimeSeriesStore {
   readonly path: string;
-  /** For queries, aggregation and maintenance. */
+  /** For queries and maintenance. */
   readonly connection: DuckDBConnection;
   /** For the measurement store's batch transactions only. */
   readonly writer: DuckDBConnection;
+  /** For the aggregator's transactions only, so that no reader's query lands inside one. */
+  readonly aggregation: DuckDBConnection;
   /** Flushes the WAL into the file and closes; safe to call twice. */
   close(): Promise<void>;
 }
@@ -32,16 +34,19 @@ export async function openTimeSeriesStore(
   const instance = await DuckDBInstance.create(path, { memory_limit: memoryLimit });
   const connection = await instance.connect();
   const writer = await instance.connect();
+  const aggregation = await instance.connect();
   let closed = false;
   return {
     path,
     connection,
     writer,
+    aggregation,
     close: async () => {
       if (closed) return;
       closed = true;
       if (path !== ":memory:") await connection.run("CHECKPOINT");
       writer.closeSync();
+      aggregation.closeSync();
       connection.closeSync();
       instance.closeSync();
     },
