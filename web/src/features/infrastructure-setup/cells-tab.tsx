@@ -302,7 +302,8 @@ function CellRows({ cells, empty, selectedId, onSelect }: {
               </span>
             </div>
             <Indicators cell={cell} />
-            <StatusBadge label={cell.status_label} />
+            {/* A cell in stock has never been installed: its place says more than its status. */}
+            <StatusBadge label={cell.type === "IN_STOCK" ? "inStock" : cell.status_label} />
           </button>
         </li>
       ))}
