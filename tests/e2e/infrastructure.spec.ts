@@ -40,6 +40,10 @@ test("metering information lists every electrical work of the demo with its stat
   await expect(map).toHaveAttribute("data-points", "20");
   await expect(map.locator("canvas")).toBeVisible();
   await shot(page, "metering-map");
+  // The choice is in the URL: a reload (or a shared link) opens the map again.
+  await expect(page).toHaveURL(/view=map/);
+  await page.reload();
+  await expect(page.getByTestId("grid-map")).toHaveAttribute("data-ready", "true");
 });
 
 test("an admin builds a station group down to a node with feeders and sees it on the map", async ({ page }) => {

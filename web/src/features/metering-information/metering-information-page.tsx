@@ -3,6 +3,7 @@
  * GET /gsm/electrical-works/status, as a list or a map, refreshed every 30 s in place.
  */
 import { CircleCheck, CircleHelp, CircleOff, CircleX, List, Map as MapIcon } from "lucide-react";
+import { useNavigate, useSearch } from "@tanstack/react-router";
 import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../../lib/api.ts";
@@ -96,7 +97,16 @@ export function MeteringInformationPage() {
   const { customer } = useSession();
   const [tick, setTick] = useState(0);
   const [filter, setFilter] = useState<MeteringState | "ALL">("ALL");
-  const [view, setView] = useState<"list" | "map">("list");
+  // The list/map choice lives in the URL (?view=map), so a reload or a shared link keeps it.
+  const search = useSearch({ strict: false }) as Record<string, unknown>;
+  const navigate = useNavigate();
+  const view: "list" | "map" = search.view === "map" ? "map" : "list";
+  const setView = (next: "list" | "map") =>
+    void navigate({
+      to: "/metering-information",
+      search: (prev: Record<string, unknown>) => ({ ...prev, view: next }),
+      replace: true,
+    } as never);
   const [focus, setFocus] = useState<MapFocus | null>(null);
   const { overlays } = useMapOverlays(0);
   const [data, setData] = useState<StatusResponse | null>(null);
