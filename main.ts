@@ -92,7 +92,11 @@ export async function startPlatform(
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   const applied = await migrate(database);
   if (applied.length) logger.info("Migrations applied", { applied, database: database.kind });
-  const timeSeries = await openTimeSeriesStore(config.dataDir, config.duckdbMemoryLimit);
+  const timeSeries = await openTimeSeriesStore(
+    config.dataDir,
+    config.duckdbMemoryLimit,
+    config.duckdbCheckpointThreshold,
+  );
   const bus = new EventBus(logger);
   const measurements = await MeasurementStore.open(timeSeries.writer);
   const aggregator = new Aggregator(timeSeries.aggregation);

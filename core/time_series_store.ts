@@ -23,6 +23,7 @@ export interface TimeSeriesStore {
 export async function openTimeSeriesStore(
   dataDir: string,
   memoryLimit = "512MB",
+  checkpointThreshold = "16MB",
 ): Promise<TimeSeriesStore> {
   let path = ":memory:";
   if (dataDir !== ":memory:") {
@@ -31,7 +32,10 @@ export async function openTimeSeriesStore(
   }
   // DuckDB would otherwise size its buffer pool at 80 % of the machine's memory: bound it so one
   // container stays predictable (aggregates and scans spill to disk beyond it).
-  const instance = await DuckDBInstance.create(path, { memory_limit: memoryLimit });
+  const instance = await DuckDBInstance.create(path, {
+    memory_limit: memoryLimit,
+    checkpoint_threshold: checkpointThreshold,
+  });
   const connection = await instance.connect();
   const writer = await instance.connect();
   const aggregation = await instance.connect();

@@ -29,6 +29,8 @@ const configSchema = z.object({
   DUCKDB_MEMORY_LIMIT: z.string().regex(/^\d+(MB|GB)$/, "must look like 384MB or 2GB").default(
     "384MB",
   ),
+  DUCKDB_CHECKPOINT_THRESHOLD: z.string().regex(/^\d+(KB|MB|GB)$/, "must look like 16MB or 1KB")
+    .default("16MB"),
   RAW_LIFETIME_DAYS: z.coerce.number().int().min(1).max(400).default(30),
   SESSION_INACTIVITY_MINUTES: z.coerce.number().int().min(0).max(1440).default(30),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
@@ -54,6 +56,8 @@ export interface AppConfig {
   simulatorBackfillDays: number;
   /** DuckDB's buffer pool limit (it spills to disk beyond it). */
   duckdbMemoryLimit: string;
+  /** WAL size after which DuckDB checkpoints into the file (the crash test makes it tiny). */
+  duckdbCheckpointThreshold: string;
   /** Days 20-s raw measurements are kept (the spec's "data lifetime"); older batches are refused. */
   rawLifetimeDays: number;
   /** Minutes without input before the web app shows the session dialog (0 disables). */
@@ -105,6 +109,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     sessionInactivityMinutes: c.SESSION_INACTIVITY_MINUTES,
     rawLifetimeDays: c.RAW_LIFETIME_DAYS,
     duckdbMemoryLimit: c.DUCKDB_MEMORY_LIMIT,
+    duckdbCheckpointThreshold: c.DUCKDB_CHECKPOINT_THRESHOLD,
     simulator: c.SIMULATOR,
     simulatorBackfillDays: c.SIMULATOR_BACKFILL_DAYS,
     smtpUrl: c.SMTP_URL,
