@@ -45,6 +45,7 @@ import {
   type RuleMessage,
   VECTOR_GROUPS,
 } from "./rules.ts";
+import { suggestedPosition } from "./grid-items.ts";
 
 type Messages = Record<string, RuleMessage>;
 
@@ -506,8 +507,13 @@ export function NodeDialog({
   const [ewType, setEwType] = useState<ElectricalWorkType>(
     node?.electrical_work.type ?? "LV_CABINET",
   );
-  const [lat, setLat] = useState(node ? String(node.latitude) : "");
-  const [lng, setLng] = useState(node ? String(node.longitude) : "");
+  // A new node starts at the centre of its LV group's nodes; the user moves it from there.
+  const [lat, setLat] = useState(() =>
+    node ? String(node.latitude) : String(suggestedPosition(lvGroup)?.latitude ?? "")
+  );
+  const [lng, setLng] = useState(() =>
+    node ? String(node.longitude) : String(suggestedPosition(lvGroup)?.longitude ?? "")
+  );
   const [distance, setDistance] = useState(node ? String(node.electrical_distance) : "");
   const [upstream, setUpstream] = useState(node?.upstream_node_id ?? "");
   const [drafts, setDrafts] = useState<FeederDraft[]>(() => (node ? [] : [feederDraft()]));

@@ -127,6 +127,23 @@ export function lvGroupOf(structure: readonly StationGroup[], lvGroupId: string)
   return null;
 }
 
+/**
+ * Where a new node of an LV group probably stands: the centre of its existing nodes (rounded to
+ * 6 decimals, about 0.1 m), or null for an empty group. The form offers it as a starting point.
+ */
+export function suggestedPosition(
+  lvGroup: LvGroup,
+): { latitude: number; longitude: number } | null {
+  const { nodes } = lvGroup;
+  if (!nodes.length) return null;
+  const mean = (values: number[]) =>
+    Math.round(values.reduce((a, b) => a + b, 0) / values.length * 1e6) / 1e6;
+  return {
+    latitude: mean(nodes.map((n) => n.latitude)),
+    longitude: mean(nodes.map((n) => n.longitude)),
+  };
+}
+
 const KINDS: readonly Selection["kind"][] = ["station", "mvFeederGroup", "lvGroup", "node"];
 
 /** `?item=node:<id>` of the URL: the selected element, or null when absent or malformed. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { StationGroup } from "./grid-api.ts";
-import { formatItem, locate, parseItem, structurePoints } from "./grid-items.ts";
+import { formatItem, locate, parseItem, structurePoints, suggestedPosition } from "./grid-items.ts";
 
 const node = (id: string, lat: number, lng: number) => ({
   id,
@@ -55,4 +55,10 @@ Deno.test("parseItem() reads the selection of the URL and refuses malformed valu
   assert.equal(parseItem("node:"), null);
   assert.equal(parseItem("node:../x"), null);
   assert.equal(parseItem(undefined), null);
+});
+
+Deno.test("suggestedPosition() is the centre of the LV group's nodes, none for an empty group", () => {
+  const lv = STRUCTURE[0]!.mv_feeder_groups[0]!.lv_groups[0]!;
+  assert.deepEqual(suggestedPosition(lv), { latitude: 47.1, longitude: 8.1 });
+  assert.equal(suggestedPosition({ ...lv, nodes: [] }), null);
 });
