@@ -10,8 +10,6 @@ import {
   Factory,
   GitFork,
   Layers,
-  List,
-  Map as MapIcon,
   MapPin,
   Network,
   Pencil,
@@ -33,7 +31,6 @@ import { Button } from "../../ui/button.tsx";
 import { cn } from "../../ui/cn.ts";
 import { EmptyState } from "../../ui/empty-state.tsx";
 import { AsyncState } from "../../ui/loader.tsx";
-import { SegmentedControl } from "../../ui/segmented-control.tsx";
 import { ElectricalWorksSearch } from "./electrical-works-search.tsx";
 import { FeederDialog, GroupDialog, type GroupKind, NodeDialog } from "./grid-dialogs.tsx";
 import {
@@ -46,6 +43,7 @@ import {
 import { formatItem, locate, parseItem, type Selection, structurePoints } from "./grid-items.ts";
 import { MapLayersDialog } from "./map-layers-dialog.tsx";
 import { MvTopologyPanel } from "./mv-topology-panel.tsx";
+import { ListMapSwitch } from "../../map/list-map-switch.tsx";
 
 const SETUP_KEY = "hes:infrastructure-setup";
 
@@ -170,30 +168,10 @@ export function GridStructureTab() {
             select({ kind: "node", id: hit.node_id });
           }}
         />
-        <SegmentedControl
-          label={t("view.label")}
+        <ListMapSwitch
           value={view}
           onChange={setView}
-          options={[
-            {
-              value: "list",
-              label: (
-                <span className="inline-flex items-center gap-1">
-                  <List aria-hidden className="size-3.5" />
-                  {t("view.list")}
-                </span>
-              ),
-            },
-            {
-              value: "map",
-              label: (
-                <span className="inline-flex items-center gap-1">
-                  <MapIcon aria-hidden className="size-3.5" />
-                  {t("view.map")}
-                </span>
-              ),
-            },
-          ]}
+          labels={{ group: t("view.label"), list: t("view.list"), map: t("view.map") }}
         />
         <div className="ml-auto flex items-center gap-2">
           <Button variant="secondary" onClick={() => setDialog({ type: "layers" })}>

@@ -2,7 +2,7 @@
  * Metering Information (spec 2.1): the metering status of every electrical work from
  * GET /gsm/electrical-works/status, as a list or a map, refreshed every 30 s in place.
  */
-import { CircleCheck, CircleHelp, CircleOff, CircleX, List, Map as MapIcon } from "lucide-react";
+import { CircleCheck, CircleHelp, CircleOff, CircleX } from "lucide-react";
 import { useNavigate, useSearch } from "@tanstack/react-router";
 import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -15,7 +15,7 @@ import { cn } from "../../ui/cn.ts";
 import { EmptyState } from "../../ui/empty-state.tsx";
 import { AsyncState } from "../../ui/loader.tsx";
 import { Page } from "../../ui/page.tsx";
-import { SegmentedControl } from "../../ui/segmented-control.tsx";
+import { ListMapSwitch } from "../../map/list-map-switch.tsx";
 import { useFormatters } from "../../lib/use-formatters.ts";
 
 /** Spec 9: data refresh interval. */
@@ -143,30 +143,10 @@ export function MeteringInformationPage() {
       title={t("modules:metering-information.title")}
       subtitle={t("modules:metering-information.purpose")}
       actions={
-        <SegmentedControl
-          label={t("view.label")}
+        <ListMapSwitch
           value={view}
           onChange={setView}
-          options={[
-            {
-              value: "list",
-              label: (
-                <span className="inline-flex items-center gap-1">
-                  <List aria-hidden className="size-3.5" />
-                  {t("view.list")}
-                </span>
-              ),
-            },
-            {
-              value: "map",
-              label: (
-                <span className="inline-flex items-center gap-1">
-                  <MapIcon aria-hidden className="size-3.5" />
-                  {t("view.map")}
-                </span>
-              ),
-            },
-          ]}
+          labels={{ group: t("view.label"), list: t("view.list"), map: t("view.map") }}
         />
       }
     >

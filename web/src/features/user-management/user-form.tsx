@@ -17,6 +17,7 @@ import { Input, Select } from "../../ui/input.tsx";
 import { PasswordStrength } from "../../ui/password-strength.tsx";
 import type { FieldMessage, UserField, UserFormErrors } from "./user-form-rules.ts";
 import type { UserDraft } from "./users-api.ts";
+import { StartPageSelect } from "../../ui/start-page-select.tsx";
 
 /** Who edits: their role and module access bound what they may grant. */
 export interface Granter {
@@ -162,23 +163,13 @@ export function UserForm({
           className="sm:col-span-2"
         >
           {(p) => (
-            <Select
+            <StartPageSelect
               {...p}
-              value={draft.start_page ?? ""}
-              onChange={(e) => set("start_page", e.target.value || null)}
-            >
-              <option value="">
-                {t("form.defaultStartPage", { path: config.defaultStartPage })}
-              </option>
-              {draft.start_page && !startPages.some((s) => s.path === draft.start_page)
-                ? <option value={draft.start_page}>{draft.start_page}</option>
-                : null}
-              {startPages.map((page) => (
-                <option key={page.path} value={page.path}>
-                  {t(`modules:${page.id}.title`)} ({page.path})
-                </option>
-              ))}
-            </Select>
+              value={draft.start_page}
+              onChange={(path) => set("start_page", path)}
+              startPages={startPages}
+              defaultLabel={t("form.defaultStartPage", { path: config.defaultStartPage })}
+            />
           )}
         </FormField>
         {passwordSettable

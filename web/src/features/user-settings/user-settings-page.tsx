@@ -21,6 +21,7 @@ import { PasswordStrength } from "../../ui/password-strength.tsx";
 import { Toast } from "../../ui/toast.tsx";
 import { NotificationSettings } from "./notification-settings.tsx";
 import { useFormatters } from "../../lib/use-formatters.ts";
+import { StartPageSelect } from "../../ui/start-page-select.tsx";
 
 const LISTED: readonly ModuleId[] = [
   "data-export",
@@ -271,17 +272,13 @@ function ProfileCard({ notify }: { notify: (text: string, tone?: "success" | "er
         </FormField>
         <FormField label={t("fields.startPage")} className="sm:col-span-2">
           {(p) => (
-            <Select {...p} value={startPage} onChange={(e) => setStartPage(e.target.value)}>
-              <option value="">{t("defaultStartPage", { path: config.defaultStartPage })}</option>
-              {startPage && !startPages.some((s) => s.path === startPage)
-                ? <option value={startPage}>{startPage}</option>
-                : null}
-              {startPages.map((page) => (
-                <option key={page.path} value={page.path}>
-                  {t(`modules:${page.id}.title`)} ({page.path})
-                </option>
-              ))}
-            </Select>
+            <StartPageSelect
+              {...p}
+              value={startPage || null}
+              onChange={(path) => setStartPage(path ?? "")}
+              startPages={startPages}
+              defaultLabel={t("defaultStartPage", { path: config.defaultStartPage })}
+            />
           )}
         </FormField>
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm sm:col-span-2">

@@ -1,0 +1,40 @@
+/**
+ * The start-page choice of user management and My Profile: the configured default, the pages
+ * the user's access reaches (web/src/lib/user-rules.ts), and a stored page no longer reachable.
+ */
+import type { ComponentProps } from "react";
+import { useTranslation } from "react-i18next";
+import { Select } from "./input.tsx";
+
+export function StartPageSelect({
+  value,
+  onChange,
+  startPages,
+  defaultLabel,
+  ...control
+}: Omit<ComponentProps<"select">, "value" | "onChange"> & {
+  value: string | null;
+  onChange: (path: string | null) => void;
+  startPages: readonly { id: string; path: string }[];
+  /** The empty choice: the configured default start page. */
+  defaultLabel: string;
+}) {
+  const { t } = useTranslation("modules");
+  return (
+    <Select
+      {...control}
+      value={value ?? ""}
+      onChange={(e) => onChange(e.target.value || null)}
+    >
+      <option value="">{defaultLabel}</option>
+      {value && !startPages.some((s) => s.path === value)
+        ? <option value={value}>{value}</option>
+        : null}
+      {startPages.map((page) => (
+        <option key={page.path} value={page.path}>
+          {t(`${page.id}.title`)} ({page.path})
+        </option>
+      ))}
+    </Select>
+  );
+}
