@@ -47,12 +47,7 @@ export {
   validateLimitSet,
   validateReportPeriod,
 } from "./en50160/mod.ts";
-export {
-  loadComplianceInput,
-  loadComplianceInputs,
-  nodeCompliance,
-  type NodeSeries,
-} from "./quality/load.ts";
+export { loadComplianceInput, nodeCompliance, type NodeSeries } from "./quality/load.ts";
 export {
   type Batch,
   type FeederKind,
@@ -65,4 +60,3 @@ export {
 } from "./simulator/mod.ts";
 export { pruneRaw } from "./ingest/retention.ts";
 export * from "./mapping/mod.ts";
-export { storeSimulatedRange } from "./ingest/simulated.ts";

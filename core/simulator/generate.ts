@@ -8,7 +8,6 @@ import { batchId, deviceStatus, ioRecords, sendDelayMs } from "./device.ts";
 import { allocateColumns, type MeasurementColumns, PHASE_NAMES, rowsPerWindow } from "./columns.ts";
 import {
   type Batch,
-  type IoRecord,
   isoMillis,
   isoSeconds,
   type LinePhase,
@@ -117,17 +116,10 @@ export function* generateRange(
   }
 }
 
-/** The voltage events and I/O states of one cell's window, in the protocol's shape. */
-export interface WindowRecords {
-  events: VoltageEvent[];
-  io: IoRecord[];
-}
-
 /**
  * Fast path for bulk loads: writes one window of every online cell into `columns` from row
  * `offset` on (column `cell` holds the index into `cells`) and returns the number of rows
- * written. Values equal those of `generateBatch`; events and I/O states, which the columns do
- * not hold, go to `onRecords` when given (the same records `generateBatch` sends).
+ * written. Values equal those of `generateBatch`; events and I/O are not part of the columns.
  * Allocates nothing per row; reuse the columns across windows.
  */
 export function generateColumns(
@@ -136,7 +128,6 @@ export function generateColumns(
   seed: number,
   columns: MeasurementColumns,
   offset = 0,
-  onRecords?: (cellIndex: number, records: WindowRecords) => void,
 ): number {
   assertWindow(windowStartMs);
   const needed = offset + rowsPerWindow(cells);
@@ -146,22 +137,11 @@ export function generateColumns(
     );
   }
   const ctx = windowContext(windowStartMs, seed);
-  const ts = onRecords ? isoSeconds(windowStartMs) : "";
   let row = offset;
   for (let c = 0; c < cells.length; c++) {
     const cell = cells[c]!;
     if (isOffline(cell, windowStartMs)) continue;
-    const plan = cellPlan(cell);
-    if (!onRecords) {
-      row += simulateCell(ctx, plan, c, columns, row);
-      continue;
-    }
-    const extras: WindowExtras = { events: [], boiler: 0, loadFactor: 0 };
-    row += simulateCell(ctx, plan, c, columns, row, extras);
-    onRecords(c, {
-      events: extras.events.map((event, n) => eventRecord(plan.key, ctx, event, n)),
-      io: ioRecords(plan, ctx, ts, extras.boiler),
-    });
+    row += simulateCell(ctx, cellPlan(cell), c, columns, row);
   }
   return row - offset;
 }
