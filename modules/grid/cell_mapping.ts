@@ -275,14 +275,21 @@ export class CellMappingService {
     const mapped = mapping.feeders.filter((f) => f.phases.L1 !== null);
     if (!mapped.length) throw new AppError(110);
     const now = this.#clock();
-    const read = Promise.all(mapped.map(async (f) => {
-      const series = new Map<number, number>();
-      for (let probe = 1; probe <= 4; probe++) {
-        const id = this.deps.store.seriesId(cellId, f.slot, probe - 1);
-        if (id !== undefined) series.set(probe, id);
+    // One feeder after the other: the analytics connection runs one statement at a time.
+    const read = (async () => {
+      const perFeeder = [];
+      for (const f of mapped) {
+        const series = new Map<number, number>();
+        for (let probe = 1; probe <= 4; probe++) {
+          const id = this.deps.store.seriesId(cellId, f.slot, probe - 1);
+          if (id !== undefined) series.set(probe, id);
+        }
+        perFeeder.push(
+          await readProbeRows(this.deps.analytics, series, now - VALIDATION_WINDOW_MS, now + 1),
+        );
       }
-      return await readProbeRows(this.deps.analytics, series, now - VALIDATION_WINDOW_MS, now + 1);
-    }));
+      return perFeeder;
+    })();
     // A read that fails after the timeout won the race must not become an unhandled rejection.
     read.catch(() => undefined);
     let rows: Awaited<typeof read> | "timeout";
