@@ -47,7 +47,12 @@ export {
   validateLimitSet,
   validateReportPeriod,
 } from "./en50160/mod.ts";
-export { loadComplianceInput, nodeCompliance, type NodeSeries } from "./quality/load.ts";
+export {
+  loadComplianceInput,
+  loadComplianceInputs,
+  nodeCompliance,
+  type NodeSeries,
+} from "./quality/load.ts";
 export {
   type Batch,
   type FeederKind,
@@ -60,3 +65,4 @@ export {
 } from "./simulator/mod.ts";
 export { pruneRaw } from "./ingest/retention.ts";
 export * from "./mapping/mod.ts";
+export { storeSimulatedRange } from "./ingest/simulated.ts";

@@ -1,12 +1,18 @@
 /**
- * 10-minute aggregation on UTC-aligned slots. Batches report the slots they touched; a slot is
- * aggregated once it is closed (its end plus a grace period has passed) and again whenever late
- * data touches it, so only those slots are recomputed. Missing slots simply have no row: gaps
- * stay gaps. A slot overlapped by a voltage event of its cell is flagged (IEC 61000-4-30).
+ * 10-minute aggregation on UTC-aligned slots, incremental: every committed row is added to the
+ * running sums of its open slot (slot_accumulator.ts), and a slot that closes (its end plus a
+ * grace period has passed) is written from those sums without reading raw data back. The SQL
+ * below is the reference and the fallback: it recomputes only what memory cannot know exactly
+ * (late rows for a series whose slot was already closed or partly stored before a restart, new
+ * voltage events of a cell, slots found by `recover`), restricted to those series where it can.
+ * Missing slots simply have no row: gaps stay gaps. A slot overlapped by a voltage event of its
+ * cell is flagged (IEC 61000-4-30).
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
+import { appendColumns } from "./chunk_writer.ts";
 import { HARMONIC_ORDERS } from "./schema.ts";
-import { SLOT_MS } from "./store.ts";
+import { SlotAccumulator } from "./slot_accumulator.ts";
+import { SLOT_MS, TouchedSlots } from "./store.ts";
 
 /** Grace after a slot's end before it is aggregated, so the last cells' batches can arrive. */
 export const SLOT_GRACE_MS = 60_000;
@@ -15,44 +21,56 @@ const harmonicMeans = HARMONIC_ORDERS.map((h) => `sqrt(avg(r.h${h} * r.h${h})) A
   ", ",
 );
 
-/** SQL that (re)computes the aggregates of the slots whose starts are in `slots` (epoch ms). */
-function aggregateSql(slots: readonly number[]): string {
+/**
+ * SQL that (re)computes the aggregates of the slots whose starts are in `slots` (epoch ms), of
+ * every series or only of those `where` selects (a condition on `r.series_id` or `s.cell_id`).
+ * The event flag is looked up per series and slot, so that two events overlapping one slot do
+ * not count its values twice.
+ */
+export function aggregateSql(slots: readonly number[], where = "TRUE"): string {
   const ranges = slots.map((s) =>
     `(r.ts >= make_timestamp(${s * 1000}) AND r.ts < make_timestamp(${(s + SLOT_MS) * 1000}))`
   )
     .join(" OR ");
   return `INSERT OR REPLACE INTO agg_10min
-    SELECT r.series_id, time_bucket(INTERVAL 10 MINUTE, r.ts) AS slot, count(*) AS n,
-      sqrt(avg(r.u * r.u)), min(r.u), max(r.u), sqrt(avg(r.i * r.i)), min(r.i), max(r.i),
-      avg(r.p), avg(r.q), avg(r.pf), sqrt(avg(r.thd_u * r.thd_u)), sqrt(avg(r.thd_i * r.thd_i)),
-      avg(r.f), min(r.f), max(r.f), avg(r.unbalance), max(r.pst), max(r.plt),
-      ${harmonicMeans},
-      bool_or(e.cell_id IS NOT NULL) AS flagged
+    SELECT g.* EXCLUDE (cell_id), EXISTS (SELECT 1 FROM voltage_events e WHERE e.cell_id = g.cell_id
+        AND e.start_ts < g.slot + INTERVAL 10 MINUTE AND e.end_ts >= g.slot) AS flagged
+    FROM (SELECT r.series_id, time_bucket(INTERVAL 10 MINUTE, r.ts) AS slot, count(*) AS n,
+      sqrt(avg(r.u * r.u)) AS u_rms, min(r.u) AS u_min, max(r.u) AS u_max,
+      sqrt(avg(r.i * r.i)) AS i_rms, min(r.i) AS i_min, max(r.i) AS i_max,
+      avg(r.p) AS p_mean, avg(r.q) AS q_mean, avg(r.pf) AS pf_mean,
+      sqrt(avg(r.thd_u * r.thd_u)) AS thd_u, sqrt(avg(r.thd_i * r.thd_i)) AS thd_i,
+      avg(r.f) AS f_mean, min(r.f) AS f_min, max(r.f) AS f_max, avg(r.unbalance) AS unbalance,
+      max(r.pst) AS pst_max, max(r.plt) AS plt,
+      ${harmonicMeans}, any_value(s.cell_id) AS cell_id
     FROM raw_measurements r
     JOIN series s ON s.series_id = r.series_id
-    LEFT JOIN voltage_events e ON e.cell_id = s.cell_id
-      AND e.start_ts < time_bucket(INTERVAL 10 MINUTE, r.ts) + INTERVAL 10 MINUTE
-      AND e.end_ts >= time_bucket(INTERVAL 10 MINUTE, r.ts)
-    WHERE ${ranges}
-    GROUP BY r.series_id, slot`;
+    WHERE (${ranges}) AND (${where})
+    GROUP BY r.series_id, slot) g`;
 }
 
-/** Rollup levels computed from the 10-minute aggregates. */
+/**
+ * Rollup levels, in order: hours from the 10-minute aggregates, days from the hours (the
+ * weighting makes both the same sums; a day reads 24 rows per series instead of 144).
+ */
 const ROLLUPS = [
-  { table: "agg_1h", ms: 3_600_000, interval: "1 HOUR" },
-  { table: "agg_1d", ms: 86_400_000, interval: "1 DAY" },
+  { table: "agg_1h", source: "agg_10min", ms: 3_600_000, interval: "1 HOUR" },
+  { table: "agg_1d", source: "agg_1h", ms: 86_400_000, interval: "1 DAY" },
 ] as const;
 
 // Weighted by the number of 20-s values, so an hour's RMS is the RMS of its 20-s values.
 const rms = (col: string) => `sqrt(sum(a.n * a.${col} * a.${col}) / sum(a.n))`;
 const mean = (col: string) => `sum(a.n * a.${col}) / sum(a.n)`;
 
-/** SQL that (re)computes one rollup level for the periods starting at `starts` (epoch ms, UTC). */
-function rollupSql(level: (typeof ROLLUPS)[number], starts: readonly number[]): string {
+/**
+ * SQL that (re)computes one rollup level for the periods starting at `starts` (epoch ms, UTC),
+ * for the series `where` selects (a condition on `series_id`).
+ */
+function rollupSql(level: (typeof ROLLUPS)[number], starts: readonly number[], where: string) {
   const ranges = starts.map((s) =>
     `(a.slot >= make_timestamp(${s * 1000}) AND a.slot < make_timestamp(${(s + level.ms) * 1000}))`
   ).join(" OR ");
-  return `INSERT OR REPLACE INTO ${level.table}
+  return `INSERT INTO ${level.table}
     SELECT a.series_id, time_bucket(INTERVAL ${level.interval}, a.slot) AS bucket, sum(a.n),
       ${rms("u_rms")}, min(a.u_min), max(a.u_max), ${rms("i_rms")}, min(a.i_min), max(a.i_max),
       ${mean("p_mean")}, ${mean("q_mean")}, ${mean("pf_mean")}, ${rms("thd_u")}, ${rms("thd_i")},
@@ -61,25 +79,124 @@ function rollupSql(level: (typeof ROLLUPS)[number], starts: readonly number[]): 
   }, max(a.pst_max), max(a.plt),
       ${HARMONIC_ORDERS.map((h) => rms(`h${h}`)).join(", ")},
       bool_or(a.flagged)
-    FROM agg_10min a WHERE ${ranges}
+    FROM ${level.source} a WHERE (${ranges}) AND (${where})
     GROUP BY a.series_id, bucket`;
+}
+
+/** What one slot waits for at its close. */
+interface SlotWork {
+  /** Running sums of the series whose every row of the slot this process saw. */
+  acc: SlotAccumulator | null;
+  /** Series of `acc` to write at the close; null: all of them (the slot's first close). */
+  changed: Set<number> | null;
+  /** Recompute the whole slot in SQL (no knowledge of what changed). */
+  all: boolean;
+  /** Series to recompute in SQL (rows stored before their sums could start). */
+  series: Set<number>;
+  /** Cells with new voltage events overlapping the slot: their flags may change. */
+  eventCells: Set<string>;
+}
+
+/**
+ * How long a closed slot's sums stay in memory after its close: late rows for its series are
+ * added to them and only those series are rewritten, without reading raw data.
+ */
+const KEEP_CLOSED_MS = 15 * 60_000;
+/** Above this many series, one SQL recomputation of the whole slot is cheaper than a list. */
+const MAX_LISTED_SERIES = 2_000;
+/** Above this many changed series, the rollups of their periods are recomputed for all. */
+const MAX_ROLLUP_SERIES = 50_000;
+
+/** Which series a flush rewrote 10-minute rows of: the rollups follow only them. */
+interface Changed {
+  all: boolean;
+  ids: Set<number>;
+  cells: Set<string>;
+}
+const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/** Time the last flush spent, for the benchmarks. */
+export interface FlushTimings {
+  /** Writing the 10-minute aggregates of the closed slots. */
+  closeMs: number;
+  /** Refreshing their hourly and daily rollups. */
+  rollupMs: number;
 }
 
 /** Keeps the 10-minute aggregates and their hourly and daily rollups up to date with the raw data. */
 export class Aggregator {
-  readonly #dirty = new Set<number>();
+  readonly #slots = new Map<number, SlotWork>();
+  /** Sums of recently closed slots, kept for late rows (KEEP_CLOSED_MS). */
+  readonly #closed = new Map<number, SlotAccumulator>();
   #running: Promise<number> | null = null;
+  #stage = false;
+  /** Time the last flush that wrote slots spent. */
+  lastFlush: FlushTimings = { closeMs: 0, rollupMs: 0 };
 
   constructor(private readonly connection: DuckDBConnection) {}
 
-  /** Marks slots as needing (re)aggregation. */
-  markDirty(slotStarts: Iterable<number>): void {
-    for (const slot of slotStarts) this.#dirty.add(slot);
+  #work(slot: number): SlotWork {
+    let work = this.#slots.get(slot);
+    if (!work) {
+      const kept = this.#closed.get(slot) ?? null;
+      this.#closed.delete(slot);
+      work = {
+        acc: kept,
+        changed: kept ? new Set() : null,
+        all: false,
+        series: new Set(),
+        eventCells: new Set(),
+      };
+      this.#slots.set(slot, work);
+    }
+    return work;
   }
 
   /**
-   * After a restart the in-memory dirty set is gone: marks every slot of the last `days` days
-   * whose raw rows and aggregate disagree (never aggregated, or late data before the stop).
+   * Marks slots as needing (re)aggregation. Slots reported by the measurement store come with
+   * the rows it committed: they are added to the slots' running sums.
+   */
+  markDirty(slotStarts: Iterable<number>): void {
+    const group = slotStarts instanceof TouchedSlots ? slotStarts.group : null;
+    if (!group) {
+      for (const slot of slotStarts) this.#recomputeAll(slot);
+      return;
+    }
+    const { ids, rows, previousMarks } = group;
+    for (let k = 0; k < rows.length; k++) {
+      const row = rows[k]!;
+      const id = ids[k]!;
+      const slot = row.ts - (row.ts % SLOT_MS);
+      const work = this.#work(slot);
+      if (work.all) continue;
+      if (work.acc?.has(id)) {
+        work.acc.add(id, row);
+        work.changed?.add(id);
+      } else if ((previousMarks.get(id) ?? -Infinity) < slot) {
+        // The series had no row at or after this slot's start: its sums start complete.
+        (work.acc ??= new SlotAccumulator()).add(id, row);
+        work.changed?.add(id);
+      } else {
+        work.series.add(id);
+      }
+    }
+    for (const [slot, cells] of group.eventCells) {
+      const work = this.#work(slot);
+      for (const cell of cells) work.eventCells.add(cell);
+    }
+  }
+
+  /** Marks a slot for a full SQL recomputation; its sums, which would miss rows, are dropped. */
+  #recomputeAll(slot: number): void {
+    const work = this.#work(slot);
+    work.all = true;
+    work.acc = null;
+  }
+
+  /**
+   * After a restart the in-memory state is gone: marks every slot of the last `days` days
+   * whose raw rows and aggregate disagree (never aggregated, or late data before the stop) or
+   * whose event flag misses a stored voltage event (an event stored just before the stop).
    */
   async recover(days = 2, now = Date.now()): Promise<number> {
     const since = (now - days * 86_400_000) * 1000;
@@ -89,7 +206,13 @@ export class Aggregator {
          FROM raw_measurements WHERE ts >= make_timestamp(${since}) GROUP BY ALL)
        SELECT DISTINCT epoch_ms(raw.slot) FROM raw
        LEFT JOIN agg_10min a ON a.series_id = raw.series_id AND a.slot = raw.slot
-       WHERE a.n IS NULL OR a.n <> raw.n`,
+       WHERE a.n IS NULL OR a.n <> raw.n
+       UNION
+       SELECT DISTINCT epoch_ms(a.slot) FROM agg_10min a
+       JOIN series s ON s.series_id = a.series_id
+       JOIN voltage_events e ON e.cell_id = s.cell_id
+         AND e.start_ts < a.slot + INTERVAL 10 MINUTE AND e.end_ts >= a.slot
+       WHERE a.slot >= make_timestamp(${since}) AND NOT a.flagged`,
     );
     const slots = (result.getRows() as [bigint | number][]).map(([ms]) => Number(ms));
     this.markDirty(slots);
@@ -98,7 +221,7 @@ export class Aggregator {
 
   /** Slots waiting for aggregation (open ones included). */
   get pending(): number {
-    return this.#dirty.size;
+    return this.#slots.size;
   }
 
   /** Aggregates every dirty slot that is closed at `now`; returns how many slots were written. */
@@ -112,28 +235,133 @@ export class Aggregator {
   }
 
   async #flush(now: number): Promise<number> {
-    const closed = [...this.#dirty].filter((slot) => slot + SLOT_MS + SLOT_GRACE_MS <= now).sort((
-      a,
-      b,
-    ) => a - b);
+    const closed = [...this.#slots.keys()].filter((slot) => slot + SLOT_MS + SLOT_GRACE_MS <= now)
+      .sort((a, b) => a - b);
+    for (const slot of this.#closed.keys()) {
+      if (slot + SLOT_MS + SLOT_GRACE_MS + KEEP_CLOSED_MS <= now) this.#closed.delete(slot);
+    }
     if (!closed.length) return 0;
-    for (const slot of closed) this.#dirty.delete(slot);
+    const works = closed.map((slot) => this.#slots.get(slot)!);
+    for (const slot of closed) this.#slots.delete(slot);
+    const started = performance.now();
     try {
+      const whole = closed.filter((_, k) => works[k]!.all);
+      const changed: Changed = { all: whole.length > 0, ids: new Set(), cells: new Set() };
       // Chunks keep the WHERE clause small during a backfill of weeks.
-      for (let k = 0; k < closed.length; k += 144) {
-        await this.connection.run(aggregateSql(closed.slice(k, k + 144)));
+      for (let k = 0; k < whole.length; k += 144) {
+        await this.connection.run(aggregateSql(whole.slice(k, k + 144)));
       }
-      // Partial hours and days are rolled up too and refreshed as their slots close.
-      for (const level of ROLLUPS) {
+      for (let k = 0; k < closed.length; k++) {
+        const work = works[k]!;
+        if (work.all) continue;
+        await this.#close(closed[k]!, work, changed);
+        if (work.acc) this.#closed.set(closed[k]!, work.acc);
+      }
+      const closedAt = performance.now();
+      // Partial hours and days are rolled up too and refreshed as their slots close, for the
+      // series whose 10-minute rows changed.
+      const where = await this.#rollupFilter(changed);
+      for (const level of where ? ROLLUPS : []) {
         const starts = [...new Set(closed.map((slot) => slot - (slot % level.ms)))];
         for (let k = 0; k < starts.length; k += 48) {
-          await this.connection.run(rollupSql(level, starts.slice(k, k + 48)));
+          const chunk = starts.slice(k, k + 48);
+          const periods = chunk.map((start) => `make_timestamp(${start * 1000})`).join(",");
+          await this.#transaction([
+            `DELETE FROM ${level.table} WHERE slot IN (${periods}) AND (${where})`,
+            rollupSql(level, chunk, where!),
+          ]);
         }
       }
+      this.lastFlush = { closeMs: closedAt - started, rollupMs: performance.now() - closedAt };
     } catch (error) {
-      for (const slot of closed) this.#dirty.add(slot);
+      // What was written is exact; what was not is recomputed from the raw data next time.
+      for (const slot of closed) {
+        this.#closed.delete(slot);
+        this.#recomputeAll(slot);
+      }
       throw error;
     }
     return closed.length;
+  }
+
+  /** Writes one closed slot: SQL for what memory cannot know, the running sums for the rest. */
+  async #close(slot: number, work: SlotWork, changed: Changed): Promise<void> {
+    const c = this.connection;
+    const conditions: string[] = [];
+    if (work.series.size > MAX_LISTED_SERIES) conditions.push("TRUE");
+    else if (work.series.size) conditions.push(`r.series_id IN (${[...work.series].join(",")})`);
+    if (work.eventCells.size) {
+      conditions.push(`s.cell_id IN (${[...work.eventCells].map(sqlText).join(",")})`);
+    }
+    if (conditions.length) await c.run(aggregateSql([slot], conditions.join(" OR ")));
+    if (conditions[0] === "TRUE") changed.all = true;
+    for (const id of work.series) changed.ids.add(id);
+    for (const cell of work.eventCells) changed.cells.add(cell);
+    const acc = work.acc;
+    if (!acc?.size || conditions[0] === "TRUE" || work.changed?.size === 0) return;
+    for (const id of work.changed ?? acc.seriesIds()) changed.ids.add(id);
+    const from = slot * 1000;
+    const flagged = new Set(
+      ((await c.runAndReadAll(
+        `SELECT DISTINCT s.series_id FROM voltage_events e JOIN series s ON s.cell_id = e.cell_id
+         WHERE e.start_ts < make_timestamp(${from + SLOT_MS * 1000})
+           AND e.end_ts >= make_timestamp(${from})`,
+      )).getRows() as [number][]).map(([id]) => id),
+    );
+    if (!this.#stage) {
+      await c.run("CREATE TEMP TABLE IF NOT EXISTS agg_stage AS SELECT * FROM agg_10min LIMIT 0");
+      this.#stage = true;
+    }
+    await c.run("DELETE FROM agg_stage");
+    const appender = await c.createAppender("agg_stage", "main", "temp");
+    const columns = acc.columns(slot, (id) => flagged.has(id), work.changed ?? undefined);
+    appendColumns(appender, columns, columns[0]!.data.length);
+    appender.closeSync();
+    // Rows a recomputation above wrote for the same series are replaced (same values). A plain
+    // INSERT after a DELETE of those few keys: INSERT OR REPLACE checks every row one by one.
+    await this.#transaction([
+      `DELETE FROM agg_10min WHERE slot = make_timestamp(${from})
+        AND series_id IN (SELECT series_id FROM agg_stage)`,
+      "INSERT INTO agg_10min SELECT * FROM agg_stage",
+    ]);
+    await c.run("DELETE FROM agg_stage");
+  }
+
+  /**
+   * The condition on `series_id` selecting the changed series (staged in a temporary table),
+   * "TRUE" for all of them, or null when nothing changed.
+   */
+  async #rollupFilter(changed: Changed): Promise<string | null> {
+    if (changed.all) return "TRUE";
+    const c = this.connection;
+    if (changed.cells.size) {
+      const cells = [...changed.cells].map(sqlText).join(",");
+      const rows = (await c.runAndReadAll(
+        `SELECT series_id FROM series WHERE cell_id IN (${cells})`,
+      )).getRows() as [number][];
+      for (const [id] of rows) changed.ids.add(id);
+    }
+    if (!changed.ids.size) return null;
+    if (changed.ids.size > MAX_ROLLUP_SERIES) return "TRUE";
+    await c.run("CREATE TEMP TABLE IF NOT EXISTS agg_changed (series_id INTEGER)");
+    await c.run("DELETE FROM agg_changed");
+    const appender = await c.createAppender("agg_changed", "main", "temp");
+    const ids = Int32Array.from(changed.ids);
+    appendColumns(appender, [{ type: "integer", data: ids }], ids.length);
+    appender.closeSync();
+    return "series_id IN (SELECT series_id FROM agg_changed)";
+  }
+
+  /** Runs `statements` in one transaction: a replacement is never half-visible. */
+  async #transaction(statements: readonly string[]): Promise<void> {
+    const c = this.connection;
+    await c.run("BEGIN TRANSACTION");
+    try {
+      for (const statement of statements) await c.run(statement);
+      await c.run("COMMIT");
+    } catch (error) {
+      await c.run("ROLLBACK").catch(() => undefined);
+      throw error;
+    }
   }
 }

@@ -40,9 +40,7 @@ export const DDL = [
   // Added after the first release: existing files get the columns, new ones too (same order).
   `ALTER TABLE voltage_events ADD COLUMN IF NOT EXISTS kind VARCHAR`,
   `ALTER TABLE voltage_events ADD COLUMN IF NOT EXISTS table_cell VARCHAR`,
-  // Staging tables: filled by appenders and emptied within the same transaction.
-  `CREATE TABLE IF NOT EXISTS voltage_events_stage AS SELECT * FROM voltage_events LIMIT 0`,
-  `CREATE TABLE IF NOT EXISTS io_states_stage AS SELECT * FROM io_states LIMIT 0`,
-  `ALTER TABLE voltage_events_stage ADD COLUMN IF NOT EXISTS kind VARCHAR`,
-  `ALTER TABLE voltage_events_stage ADD COLUMN IF NOT EXISTS table_cell VARCHAR`,
+  // Staging tables of earlier releases (events and I/O states are now appended directly).
+  `DROP TABLE IF EXISTS voltage_events_stage`,
+  `DROP TABLE IF EXISTS io_states_stage`,
 ];

@@ -95,6 +95,100 @@ Deno.test("MeasurementStore.append() concurrent batches of many cells all land e
   });
 });
 
+Deno.test("MeasurementStore.append() commits concurrent batches in shared groups, each answered after its commit", async () => {
+  await withStore(async (store, _agg, q) => {
+    let groups = 0;
+    store.onSlotsTouched(() => groups++);
+    const first = store.append("C0", { measurements: [row(T0, 230)] });
+    // Arrive while the first group commits: they share the next transaction.
+    const rest = Array.from(
+      { length: 30 },
+      (_, c) => store.append(`C${c + 1}`, { measurements: [row(T0, 230), row(T0, 231, 1)] }),
+    );
+    // The same cell again (a retry racing its first attempt) waits for a later group.
+    const retry = store.append("C1", { measurements: [row(T0, 230), row(T0, 231, 1)] });
+    await first;
+    assert.deepEqual(await q("SELECT count(*)::INT FROM raw_measurements"), [[1]]);
+    const results = await Promise.all(rest);
+    assert.ok(results.every((r) => r.accepted === 2));
+    assert.deepEqual(await retry, { accepted: 0, duplicates: 2 });
+    assert.equal(groups, 2, "the first batch, then the 30 that waited (the retry stored nothing)");
+    assert.deepEqual(await q("SELECT count(*)::INT FROM raw_measurements"), [[61]]);
+  });
+});
+
+Deno.test("MeasurementStore.append() answers every batch of a failing group with the error and stores none of them", async () => {
+  await withStore(async (store, _agg, q) => {
+    await store.append("C0", { measurements: [row(T0, 230)] });
+    const blocker = store.append("C0", { measurements: [row(T0 + 20_000, 230)] });
+    await q("DROP TABLE io_states"); // the next group carries I/O states: its insert fails
+    const io = { ts: T0, module: 1, channel: 1, kind: "DI" as const, value: 0 };
+    const failing = [
+      store.append("C1", { measurements: [row(T0, 230)] }),
+      store.append("C2", { measurements: [row(T0, 230)], io: [io] }),
+    ];
+    await blocker;
+    for (const p of failing) await assert.rejects(p);
+    assert.deepEqual(await q("SELECT count(*)::INT FROM raw_measurements"), [[2]]);
+    assert.deepEqual(await store.append("C1", { measurements: [row(T0, 230)] }), {
+      accepted: 1,
+      duplicates: 0,
+    });
+    assert.equal(store.seriesId("C2", 1, 0), undefined, "no series of the failed group kept");
+  });
+});
+
+Deno.test("MeasurementStore.append() stores every column as sent, missing values as NULL", async () => {
+  await withStore(async (store, _agg, q) => {
+    const h = Float32Array.from({ length: 24 }, (_, k) => k / 4);
+    const full: MeasurementRow = {
+      ts: T0 + 40_000,
+      feeder: 3,
+      phase: 2,
+      u: 231.25,
+      i: 17.5,
+      values: {
+        p: 3.5,
+        q: -1.25,
+        pf: 0.95,
+        thd_u: 2.5,
+        thd_i: 7.75,
+        f: 49.98,
+        unbalance: 0.5,
+        pst: 0.75,
+        plt: 0.5,
+      },
+      h,
+    };
+    const neutral: MeasurementRow = { ...row(T0 + 40_000, NaN, 3, 3), values: row(0, 0).values };
+    await store.append("C1", { measurements: [full, neutral] });
+    const rows = await q(
+      `SELECT phase, epoch_ms(ts), u, i, p, q, pf, thd_u, thd_i, f, unbalance, pst, plt, h2, h25
+       FROM raw_measurements JOIN series USING (series_id) ORDER BY phase`,
+    );
+    assert.deepEqual(rows.map((r) => r.map((v) => typeof v === "bigint" ? Number(v) : v)), [
+      [
+        2,
+        T0 + 40_000,
+        231.25,
+        17.5,
+        3.5,
+        -1.25,
+        Math.fround(0.95),
+        2.5,
+        7.75,
+        Math.fround(49.98),
+        0.5,
+        0.75,
+        0.5,
+        0,
+        5.75,
+      ],
+      [3, T0 + 40_000, null, 10, null, null, null, null, null, 50, null, null, null, null, null],
+    ]);
+  });
+});
+
 Deno.test("Aggregator.flush() writes the RMS, min, max and count of a closed UTC slot only", async () => {
   await withStore(async (store, agg, q) => {
     const values = [220, 230, 240];
@@ -137,6 +231,38 @@ Deno.test("Aggregator.flush() flags a slot overlapped by a voltage event of the 
     await agg.flush(T0 + 3 * SLOT_MS);
     const rows = await q("SELECT epoch_ms(slot), flagged FROM agg_10min ORDER BY slot");
     assert.deepEqual(rows.map(([s, f]) => [Number(s), f]), [[T0, false], [T0 + SLOT_MS, true]]);
+  });
+});
+
+Deno.test("Aggregator.flush() counts each value once when two voltage events overlap its slot", async () => {
+  await withStore(async (store, agg, q) => {
+    const dip = (id: string, start: number) => ({
+      id,
+      type: "DIP" as const,
+      start,
+      end: start + 200,
+      startPhase: "L1",
+      endPhase: "L1",
+      extremePct: 70,
+      deltaUPct: null,
+      trace: null,
+      kind: "DIP",
+      tableCell: "80-70/200-500ms",
+    });
+    await store.append("C1", {
+      measurements: [row(T0, 230), row(T0 + 20_000, 232)],
+      events: [dip("a", T0 + 1000), dip("b", T0 + 5000)],
+    });
+    await agg.flush(T0 + 2 * SLOT_MS);
+    assert.deepEqual(await q("SELECT n::INT, u_min, u_max, flagged FROM agg_10min"), [[
+      2,
+      230,
+      232,
+      true,
+    ]]);
+    agg.markDirty([T0]); // the SQL recomputation agrees
+    await agg.flush(T0 + 2 * SLOT_MS);
+    assert.deepEqual(await q("SELECT n::INT, flagged FROM agg_10min"), [[2, true]]);
   });
 });
 
@@ -240,5 +366,8 @@ Deno.test("Aggregator.flush() rolls 10-minute slots up to hours and days weighte
       BigInt(T0),
       5,
     ]]);
+    // The day (rolled up from its hours) is the RMS of all five 20-s values.
+    const [[dayRms]] = await q("SELECT u_rms FROM agg_1d") as [[number]];
+    assert.ok(Math.abs(dayRms - Math.sqrt((3 * 230 ** 2 + 250 ** 2 + 240 ** 2) / 5)) < 1e-3);
   });
 });

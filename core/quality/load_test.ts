@@ -3,7 +3,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { Aggregator } from "../ingest/aggregate.ts";
 import { MeasurementStore, SLOT_MS } from "../ingest/store.ts";
 import type { MeasurementRow } from "../ingest/validate.ts";
-import { nodeCompliance } from "./load.ts";
+import { loadComplianceInput, loadComplianceInputs, nodeCompliance } from "./load.ts";
 
 const FROM = Date.parse("2026-11-16T00:00:00Z");
 
@@ -55,6 +55,42 @@ Deno.test("nodeCompliance() evaluates stored aggregates: a low slot counts in N1
     assert.equal(voltage.passed, false, "1 of 5 slots outside +/-10 % is more than 5 %");
     const thd = result.parameters.find((p) => p.parameter === "thd")!;
     assert.equal(thd.passed, true);
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+});
+
+Deno.test("loadComplianceInputs() reads a week of several nodes in one query, NULLs and gaps as missing", async () => {
+  const instance = await DuckDBInstance.create(":memory:");
+  const connection = await instance.connect();
+  try {
+    await MeasurementStore.open(connection); // creates the tables
+    const week = 7 * 144;
+    // Series 1..6: node A phases 1..3, node B phases 4..6. Every 97th slot has no row, every
+    // 50th a NULL THD; u carries the series and the slot so that any mix-up shows.
+    await connection.run(`INSERT INTO agg_10min (series_id, slot, n, u_rms, thd_u, plt, f_min,
+        f_max, unbalance, h5, flagged)
+      SELECT s, make_timestamp((${FROM} + k * ${SLOT_MS}) * 1000), 30, 200 + s + (k % 20) / 4,
+        CASE WHEN k % 50 = 0 THEN NULL ELSE 1.5 END, 0.3, 49.9, 50.1, 0.4, 2.5, k % 300 = 1
+      FROM range(1, 7) a(s), range(${week}) b(k) WHERE k % 97 <> 5`);
+    const node = (first: number) => ({
+      phases: [first, first + 1, first + 2],
+      nominalVoltage: 230,
+      nominalFrequency: 50 as const,
+    });
+    const from = new Date(FROM);
+    const to = new Date(FROM + week * SLOT_MS);
+    const [a, b] = await loadComplianceInputs(connection, [node(1), node(4)], from, to);
+    assert.deepEqual(a, await loadComplianceInput(connection, node(1), from, to));
+    for (const k of [0, 1, 5, 50, 97 + 5, 301, 1000, week - 1]) {
+      const missing = k % 97 === 5;
+      assert.equal(b!.u[2]![k], missing ? NaN : Math.fround(206 + (k % 20) / 4), `u at ${k}`);
+      assert.equal(b!.thd[0]![k], missing || k % 50 === 0 ? NaN : 1.5, `thd at ${k}`);
+      assert.equal(b!.h[3]![1]![k], missing ? NaN : 2.5, `h5 at ${k}`);
+      assert.equal(b!.flagged[k], !missing && k % 300 === 1 ? 1 : 0, `flag at ${k}`);
+    }
+    assert.equal(b!.h[0]![0]![0], NaN, "h2 never stored");
   } finally {
     connection.closeSync();
     instance.closeSync();

@@ -8,6 +8,7 @@ import { batchId, deviceStatus, ioRecords, sendDelayMs } from "./device.ts";
 import { allocateColumns, type MeasurementColumns, PHASE_NAMES, rowsPerWindow } from "./columns.ts";
 import {
   type Batch,
+  type IoRecord,
   isoMillis,
   isoSeconds,
   type LinePhase,
@@ -116,10 +117,17 @@ export function* generateRange(
   }
 }
 
+/** The voltage events and I/O states of one cell's window, in the protocol's shape. */
+export interface WindowRecords {
+  events: VoltageEvent[];
+  io: IoRecord[];
+}
+
 /**
  * Fast path for bulk loads: writes one window of every online cell into `columns` from row
  * `offset` on (column `cell` holds the index into `cells`) and returns the number of rows
- * written. Values equal those of `generateBatch`; events and I/O are not part of the columns.
+ * written. Values equal those of `generateBatch`; events and I/O states, which the columns do
+ * not hold, go to `onRecords` when given (the same records `generateBatch` sends).
  * Allocates nothing per row; reuse the columns across windows.
  */
 export function generateColumns(
@@ -128,6 +136,7 @@ export function generateColumns(
   seed: number,
   columns: MeasurementColumns,
   offset = 0,
+  onRecords?: (cellIndex: number, records: WindowRecords) => void,
 ): number {
   assertWindow(windowStartMs);
   const needed = offset + rowsPerWindow(cells);
@@ -137,11 +146,22 @@ export function generateColumns(
     );
   }
   const ctx = windowContext(windowStartMs, seed);
+  const ts = onRecords ? isoSeconds(windowStartMs) : "";
   let row = offset;
   for (let c = 0; c < cells.length; c++) {
     const cell = cells[c]!;
     if (isOffline(cell, windowStartMs)) continue;
-    row += simulateCell(ctx, cellPlan(cell), c, columns, row);
+    const plan = cellPlan(cell);
+    if (!onRecords) {
+      row += simulateCell(ctx, plan, c, columns, row);
+      continue;
+    }
+    const extras: WindowExtras = { events: [], boiler: 0, loadFactor: 0 };
+    row += simulateCell(ctx, plan, c, columns, row, extras);
+    onRecords(c, {
+      events: extras.events.map((event, n) => eventRecord(plan.key, ctx, event, n)),
+      io: ioRecords(plan, ctx, ts, extras.boiler),
+    });
   }
   return row - offset;
 }

@@ -149,6 +149,27 @@ Deno.test("generateColumns() writes the same values as generateBatch() for every
   }
 });
 
+Deno.test("generateColumns() hands over the same events and I/O states as generateBatch(), values unchanged", () => {
+  const cells = utilityCells();
+  const window = MONDAY + 18 * HOUR;
+  let withEvents = 0;
+  for (let w = window; w < window + 2 * HOUR; w += WINDOW_MS) {
+    const plain = allocateColumns(rowsPerWindow(cells));
+    const cols = allocateColumns(rowsPerWindow(cells));
+    generateColumns(cells, w, 7, plain);
+    const seen = new Map<number, unknown>();
+    generateColumns(cells, w, 7, cols, 0, (c, records) => seen.set(c, records));
+    assert.deepEqual(cols.u, plain.u);
+    assert.deepEqual(cols.hU, plain.hU);
+    cells.forEach((cell, c) => {
+      const batch = generateBatch(cell, w, 7);
+      assert.deepEqual(seen.get(c), batch ? { events: batch.events, io: batch.io } : undefined);
+      if (batch?.events.length) withEvents++;
+    });
+  }
+  assert.ok(withEvents > 0, "the sample holds events");
+});
+
 Deno.test("generateColumns() refuses columns too small for the window", () => {
   const cells = [stationCell("s"), lineCell("l", "mixed")];
   assert.throws(

@@ -28,7 +28,7 @@ export type {
   VoltageEventType,
 } from "./protocol.ts";
 export { PROTOCOL_RANGES, WINDOW_MS } from "./protocol.ts";
-export { generateBatch, generateColumns, generateRange } from "./generate.ts";
+export { generateBatch, generateColumns, generateRange, type WindowRecords } from "./generate.ts";
 export type { MeasurementColumns } from "./columns.ts";
 export { allocateColumns, PHASE_CODES, PHASE_NAMES, rowsPerWindow } from "./columns.ts";
 export type {

@@ -1,16 +1,16 @@
 /**
  * The demo utility comes alive: its cells get fresh credentials, 14 days of history are filled
- * in through the ingestion core (the same validation and storage path as HTTP, in 6-hour
- * transactions so a backfill takes seconds), then the cells send live over HTTP like real ones.
+ * in through the ingestion core (the simulator's column fast path into the measurement store,
+ * every cell's 10 minutes committed together, aggregated every 6 hours of history), then the
+ * cells send live over HTTP like real ones.
  */
 import {
   type Aggregator,
-  generateRange,
-  ingestBatch,
   type LoadProfile,
   type MeasurementStore,
   runLive,
   type SimCell,
+  storeSimulatedRange,
 } from "../../core/mod.ts";
 import type { CustomersService } from "../customers/mod.ts";
 import { type CellsService, readStructure } from "../grid/mod.ts";
@@ -85,7 +85,7 @@ export async function demoSimCells(deps: DemoSimulationDeps, now: number): Promi
   return cells;
 }
 
-/** Fills `[from, to)` in 6-hour transactions per cell, newest first; returns the rows stored. */
+/** Fills `[from, to)` in 6-hour steps, newest first; returns the rows stored. */
 export async function backfill(
   deps: DemoSimulationDeps,
   cells: readonly SimCell[],
@@ -97,28 +97,11 @@ export async function backfill(
   const seed = deps.seed ?? 42;
   for (let end = to; end > from && !signal?.aborted; end -= CHUNK_MS) {
     const start = Math.max(from, end - CHUNK_MS);
-    for (const cell of cells) {
-      const merged = {
-        measurements: [] as unknown[],
-        events: [] as unknown[],
-        io: [] as unknown[],
-      };
-      for (const batch of generateRange(cell, start, end, seed)) {
-        merged.measurements.push(...batch.measurements);
-        merged.events.push(...batch.events);
-        merged.io.push(...batch.io);
-      }
-      const outcome = await ingestBatch(
-        deps.store,
-        { cellId: cell.cellId, feederSlots: [] },
-        merged,
-        {
-          now: Date.now(),
-          rawLifetimeDays: deps.rawLifetimeDays,
-        },
-      );
-      stored += outcome.accepted;
-    }
+    const now = Date.now();
+    stored += await storeSimulatedRange(deps.store, cells, start, end, seed, {
+      now,
+      oldest: now - deps.rawLifetimeDays * 86_400_000,
+    }, signal);
     await deps.aggregator.flush();
     const memory = Deno.memoryUsage();
     deps.logger.debug("Backfill chunk stored", {

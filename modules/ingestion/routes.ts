@@ -4,12 +4,17 @@
  */
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { ingestBatch, type MeasurementStore } from "../../core/mod.ts";
+import { ingestBatch, type IngestOutcome, type MeasurementStore } from "../../core/mod.ts";
 import type { CellsService } from "../grid/mod.ts";
 import { type AppEnv, AppError } from "../kernel/mod.ts";
 
 /** Largest accepted batch body. */
 export const MAX_BATCH_BYTES = 4 * 1024 * 1024;
+/**
+ * A cell's device status (and its "last seen") is written when it changes, else at most this
+ * often: one database write per batch of every cell would cost more than storing the batch.
+ */
+export const STATUS_EVERY_MS = 60_000;
 
 export interface IngestionDeps {
   cells: CellsService;
@@ -21,6 +26,15 @@ export interface IngestionDeps {
 /** Routes mounted at /ingest. */
 export function ingestionRoutes(deps: IngestionDeps): Hono<AppEnv> {
   const now = deps.now ?? Date.now;
+  const recorded = new Map<string, { status: string; at: number }>();
+  const recordStatus = async (cellId: string, device: NonNullable<IngestOutcome["device"]>) => {
+    const status = JSON.stringify(device);
+    const at = now();
+    const last = recorded.get(cellId);
+    if (last && last.status === status && at - last.at < STATUS_EVERY_MS) return;
+    await deps.cells.recordStatus(cellId, device);
+    recorded.set(cellId, { status, at });
+  };
   return new Hono<AppEnv>().post(
     "/v1/batches",
     bodyLimit({
@@ -52,9 +66,7 @@ export function ingestionRoutes(deps: IngestionDeps): Hono<AppEnv> {
         c.get("logger").error("Ingest storage failed", { cellId: cell.cellId, error });
         throw new AppError("common.serviceUnavailable");
       }
-      if (outcome.device && outcome.status !== 400) {
-        await deps.cells.recordStatus(cell.cellId, outcome.device);
-      }
+      if (outcome.device && outcome.status !== 400) await recordStatus(cell.cellId, outcome.device);
       const { accepted, duplicates, rejected } = outcome;
       if (outcome.status === 400) {
         throw new AppError("common.badRequest", { rejected });

@@ -100,6 +100,33 @@ Deno.test({
         },
       );
 
+      await t.step(
+        "the device status is written when it changes, not for every batch",
+        async () => {
+          const written: string[] = [];
+          const record = cells.recordStatus.bind(cells);
+          cells.recordStatus = (cellId, status, at) => {
+            written.push(String(status.gsm_signal));
+            return record(cellId, status, at);
+          };
+          try {
+            const next = (k: number, gsm: string) => ({
+              device: { firmware: "2.4.1", gps_fix: "GPS_FIX", gsm_signal: gsm },
+              measurements: [measurement(ts - 200_000 - k * 20_000, 1, "L1", 230)],
+            });
+            for (const [k, gsm] of [[1, "GOOD"], [2, "GOOD"], [3, "FAIR"], [4, "FAIR"]] as const) {
+              assert.equal((await post(platform, credential, next(k, gsm))).status, 200);
+            }
+            // The first batch's status was recorded before (same as now): only the change counts.
+            assert.deepEqual(written, ["FAIR"]);
+            assert.equal((await post(platform, credential, next(5, "GOOD"))).status, 200);
+            assert.deepEqual(written, ["FAIR", "GOOD"]);
+          } finally {
+            cells.recordStatus = record;
+          }
+        },
+      );
+
       await t.step("a batch without any valid record gets 422", async () => {
         const res = await post(platform, credential, {
           measurements: [{ ...measurement(ts, 1, "L1", 230), feeder: 9 }],

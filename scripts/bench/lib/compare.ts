@@ -34,7 +34,8 @@ export function comparisons(results: readonly Result[]): Result[] {
   }
   for (
     const [product, peer, label] of [
-      ["aggregation.close", "pg.aggregate", "10-minute close, time per row"],
+      ["aggregation.close", "pg.aggregate", "10-minute close (running sums), time per row"],
+      ["aggregation.sql", "pg.aggregate", "10-minute GROUP BY vs ours in SQL, time per row"],
       ["status.p50", "pg.latest", "grid status eval. vs DISTINCT ON, time per node"],
     ] as const
   ) {

@@ -1,0 +1,211 @@
+/**
+ * The running sums of one open 10-minute slot, per series, in typed arrays: each stored row is
+ * added in O(1), and closing the slot turns the sums into the agg_10min row of every series
+ * without reading raw data back. The arithmetic mirrors the SQL of aggregate.ts exactly: values
+ * are stored as FLOAT, squares are FLOAT products, sums and means are DOUBLE, the result is
+ * rounded to FLOAT when written.
+ */
+import type { Column } from "./chunk_writer.ts";
+import type { MeasurementRow } from "./validate.ts";
+
+const fround = Math.fround;
+const HARMONICS = 24;
+/** Summed quantities per series: u², i², p, q, pf, thd_u², thd_i², f, unbalance, h2²..h25². */
+const SUMS = 9 + HARMONICS;
+const S_U = 0, S_I = 1, S_P = 2, S_Q = 3, S_PF = 4, S_THDU = 5, S_THDI = 6, S_F = 7, S_UNB = 8;
+const S_H = 9;
+/** Extremes per series: u min/max, i min/max, f min/max, pst max, plt max. */
+const EXTREMES = 8;
+const INITIAL = 256;
+
+/** Float columns of agg_10min after series_id, slot and n, in table order. */
+export const AGG_FLOAT_COLUMNS = 17 + HARMONICS;
+
+/** One slot's sums; `add` only rows of this slot. */
+export class SlotAccumulator {
+  readonly #index = new Map<number, number>();
+  #ids = new Int32Array(INITIAL);
+  #n = new Uint16Array(INITIAL);
+  #sums = new Float64Array(INITIAL * SUMS);
+  /** Values per quantity: at most 30 (one per 20-s window, the store keeps each once). */
+  #counts = new Uint8Array(INITIAL * SUMS);
+  #extremes = newExtremes(INITIAL);
+
+  /** Series held. */
+  get size(): number {
+    return this.#index.size;
+  }
+
+  /** The series held. */
+  seriesIds(): Int32Array {
+    return this.#ids.subarray(0, this.size);
+  }
+
+  has(seriesId: number): boolean {
+    return this.#index.has(seriesId);
+  }
+
+  /** Adds one stored row of `seriesId`. */
+  add(seriesId: number, row: MeasurementRow): void {
+    let k = this.#index.get(seriesId);
+    if (k === undefined) {
+      k = this.#index.size;
+      if (k === this.#ids.length) this.#grow();
+      this.#index.set(seriesId, k);
+      this.#ids[k] = seriesId;
+    }
+    this.#n[k]!++;
+    const s = k * SUMS;
+    const e = k * EXTREMES;
+    const sums = this.#sums;
+    const counts = this.#counts;
+    const ext = this.#extremes;
+    const u = fround(row.u);
+    if (u === u) {
+      sums[s + S_U]! += fround(u * u);
+      counts[s + S_U]!++;
+      if (u < ext[e]!) ext[e] = u;
+      if (u > ext[e + 1]!) ext[e + 1] = u;
+    }
+    const i = fround(row.i);
+    if (i === i) {
+      sums[s + S_I]! += fround(i * i);
+      counts[s + S_I]!++;
+      if (i < ext[e + 2]!) ext[e + 2] = i;
+      if (i > ext[e + 3]!) ext[e + 3] = i;
+    }
+    const v = row.values;
+    addMean(sums, counts, s + S_P, fround(v.p));
+    addMean(sums, counts, s + S_Q, fround(v.q));
+    addMean(sums, counts, s + S_PF, fround(v.pf));
+    addSquare(sums, counts, s + S_THDU, fround(v.thd_u));
+    addSquare(sums, counts, s + S_THDI, fround(v.thd_i));
+    const f = fround(v.f);
+    if (f === f) {
+      sums[s + S_F]! += f;
+      counts[s + S_F]!++;
+      if (f < ext[e + 4]!) ext[e + 4] = f;
+      if (f > ext[e + 5]!) ext[e + 5] = f;
+    }
+    addMean(sums, counts, s + S_UNB, fround(v.unbalance));
+    const pst = fround(v.pst);
+    if (pst > ext[e + 6]!) ext[e + 6] = pst;
+    const plt = fround(v.plt);
+    if (plt > ext[e + 7]!) ext[e + 7] = plt;
+    const h = row.h;
+    if (h) { for (let k2 = 0; k2 < HARMONICS; k2++) addSquare(sums, counts, s + S_H + k2, h[k2]!); }
+  }
+
+  /**
+   * The agg_10min columns (table order) of every series held, or of those in `only`,
+   * `flagged(seriesId)` deciding the event flag.
+   */
+  columns(
+    slotStart: number,
+    flagged: (seriesId: number) => boolean,
+    only?: ReadonlySet<number>,
+  ): Column[] {
+    const rows = only
+      ? Int32Array.from([...only].filter((id) => this.#index.has(id)), (id) => this.#index.get(id)!)
+      : Int32Array.from({ length: this.size }, (_, k) => k);
+    const size = rows.length;
+    const ids = new Int32Array(size);
+    const n = new Uint16Array(size);
+    const floats = Array.from({ length: AGG_FLOAT_COLUMNS }, () => new Float32Array(size));
+    const flags = new Uint8Array(size);
+    const sums = this.#sums;
+    const counts = this.#counts;
+    const ext = this.#extremes;
+    const rms = (k: number, q: number) => {
+      const c = counts[k * SUMS + q]!;
+      return c ? Math.sqrt(sums[k * SUMS + q]! / c) : NaN;
+    };
+    const mean = (k: number, q: number) => {
+      const c = counts[k * SUMS + q]!;
+      return c ? sums[k * SUMS + q]! / c : NaN;
+    };
+    const extreme = (k: number, x: number) => {
+      const value = ext[k * EXTREMES + x]!;
+      return Number.isFinite(value) ? value : NaN; // never set: NULL
+    };
+    for (let out = 0; out < size; out++) {
+      const k = rows[out]!;
+      ids[out] = this.#ids[k]!;
+      n[out] = this.#n[k]!;
+      const values = [
+        rms(k, S_U),
+        extreme(k, 0),
+        extreme(k, 1),
+        rms(k, S_I),
+        extreme(k, 2),
+        extreme(k, 3),
+        mean(k, S_P),
+        mean(k, S_Q),
+        mean(k, S_PF),
+        rms(k, S_THDU),
+        rms(k, S_THDI),
+        mean(k, S_F),
+        extreme(k, 4),
+        extreme(k, 5),
+        mean(k, S_UNB),
+        extreme(k, 6),
+        extreme(k, 7),
+      ];
+      for (let c = 0; c < values.length; c++) floats[c]![out] = values[c]!;
+      for (let h = 0; h < HARMONICS; h++) floats[values.length + h]![out] = rms(k, S_H + h);
+      flags[out] = flagged(this.#ids[k]!) ? 1 : 0;
+    }
+    return [
+      { type: "integer", data: ids },
+      { type: "timestamp", data: new Float64Array(size).fill(slotStart) },
+      { type: "usmallint", data: n },
+      ...floats.map((data) => ({ type: "float" as const, data })),
+      { type: "boolean", data: flags },
+    ];
+  }
+
+  #grow(): void {
+    const size = this.#ids.length * 2;
+    const ids = new Int32Array(size);
+    const n = new Uint16Array(size);
+    const sums = new Float64Array(size * SUMS);
+    const counts = new Uint8Array(size * SUMS);
+    const extremes = newExtremes(size);
+    ids.set(this.#ids);
+    n.set(this.#n);
+    sums.set(this.#sums);
+    counts.set(this.#counts);
+    extremes.set(this.#extremes);
+    this.#ids = ids;
+    this.#n = n;
+    this.#sums = sums;
+    this.#counts = counts;
+    this.#extremes = extremes;
+  }
+}
+
+function newExtremes(series: number): Float32Array {
+  const ext = new Float32Array(series * EXTREMES);
+  for (let k = 0; k < ext.length; k += EXTREMES) {
+    ext.fill(Infinity, k, k + EXTREMES);
+    ext[k + 1] =
+      ext[k + 3] =
+      ext[k + 5] =
+      ext[k + 6] =
+      ext[k + 7] =
+        -Infinity;
+  }
+  return ext;
+}
+
+function addMean(sums: Float64Array, counts: Uint8Array, at: number, value: number): void {
+  if (value !== value) return;
+  sums[at]! += value;
+  counts[at]!++;
+}
+
+function addSquare(sums: Float64Array, counts: Uint8Array, at: number, value: number): void {
+  if (value !== value) return;
+  sums[at]! += fround(value * value);
+  counts[at]!++;
+}
