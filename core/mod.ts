@@ -5,7 +5,11 @@
  * voltage-event classification and detection.
  * Imports the kernel only.
  */
-export { openTimeSeriesStore, type TimeSeriesStore } from "./time_series_store.ts";
+export {
+  openTimeSeriesStore,
+  releaseNativeHandles,
+  type TimeSeriesStore,
+} from "./time_series_store.ts";
 export { ingestBatch, type IngestLimits, type IngestOutcome } from "./ingest/ingest.ts";
 export { type AppendResult, MeasurementStore, SLOT_MS, type ValidBatch } from "./ingest/store.ts";
 export { Aggregator, SLOT_GRACE_MS } from "./ingest/aggregate.ts";

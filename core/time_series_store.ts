@@ -53,6 +53,24 @@ export async function openTimeSeriesStore(
       aggregation.closeSync();
       connection.closeSync();
       instance.closeSync();
+      await releaseNativeHandles();
     },
   };
+}
+
+/**
+ * Lets the runtime finalize DuckDB's garbage native handles (data chunks, results) now, while
+ * the isolate is alive. Deno 2.9.5 defers Node-API finalizers to the event loop, and a handle
+ * whose finalizer is still pending when an isolate is torn down (each `deno test` module has
+ * its own) crashes the process in the data chunk's finalizer (denoland/deno#36538; Deno 2.9.6,
+ * which fixes it, has no platform package on this machine's npm mirror). With
+ * `--v8-flags=--expose-gc` (as scripts/test.sh runs the tests) it collects first; without, it
+ * only yields to the event loop. Call it after closing an instance.
+ */
+export async function releaseNativeHandles(): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  for (let turn = 0; turn < 3; turn++) {
+    gc?.();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
 }

@@ -83,7 +83,9 @@ ensure_node_modules
 ensure_postgres
 ensure_web_build
 
-DENO_PERMS=(--allow-net --allow-read --allow-write --allow-env --allow-ffi --allow-sys --allow-run)
+# --expose-gc: releaseNativeHandles (core/time_series_store.ts) collects DuckDB handles before a
+# test module's isolate is torn down (a Deno 2.9.5 Node-API finalizer crash).
+DENO_PERMS=(--allow-net --allow-read --allow-write --allow-env --allow-ffi --allow-sys --allow-run --v8-flags=--expose-gc)
 gate "format" npx --no-install deno fmt --check
 gate "lint" npx --no-install deno lint
 gate "type check (deno)" npx --no-install deno check --quiet main.ts modules core scripts tests

@@ -5,6 +5,7 @@ import { Aggregator, SLOT_GRACE_MS } from "./aggregate.ts";
 import { MeasurementStore, SLOT_MS } from "./store.ts";
 import type { MeasurementRow } from "./validate.ts";
 import type { EventRow } from "./validate_extras.ts";
+import { releaseNativeHandles } from "../time_series_store.ts";
 
 const T0 = Date.parse("2026-11-16T00:00:00Z");
 const SLOTS = 3;
@@ -164,6 +165,7 @@ Deno.test("Aggregator: the incremental 10-minute aggregates and rollups equal th
         reader.closeSync();
         writer.closeSync();
         instance.closeSync();
+        await releaseNativeHandles();
       }
     }),
     { numRuns: Number(Deno.env.get("AGG_PROPERTY_RUNS") ?? 30) },

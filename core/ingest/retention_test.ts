@@ -3,6 +3,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { Aggregator } from "./aggregate.ts";
 import { pruneRaw } from "./retention.ts";
 import { MeasurementStore } from "./store.ts";
+import { releaseNativeHandles } from "../time_series_store.ts";
 
 const DAY = 86_400_000;
 const NOW = Date.parse("2026-11-22T00:00:00Z");
@@ -38,5 +39,6 @@ Deno.test("pruneRaw() deletes raw values older than the lifetime and keeps their
   } finally {
     connection.closeSync();
     instance.closeSync();
+    await releaseNativeHandles();
   }
 });

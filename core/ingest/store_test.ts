@@ -6,6 +6,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { Aggregator, SLOT_GRACE_MS } from "./aggregate.ts";
 import { MeasurementStore, SLOT_MS } from "./store.ts";
 import type { MeasurementRow } from "./validate.ts";
+import { releaseNativeHandles } from "../time_series_store.ts";
 
 const T0 = Date.parse("2026-11-16T00:00:00Z");
 
@@ -33,16 +34,23 @@ async function withStore(
 ) {
   const dir = await mkdtemp(join(tmpdir(), "gw-store-"));
   const instance = await DuckDBInstance.create(join(dir, "t.duckdb"));
-  const connection = await instance.connect();
+  // One connection each for the writer, the aggregator and readers, as the platform has them:
+  // a connection runs one statement at a time, and a reader must not land inside a group.
+  const [writer, aggregation, reader] = [
+    await instance.connect(),
+    await instance.connect(),
+    await instance.connect(),
+  ];
   try {
-    const store = await MeasurementStore.open(connection);
-    const agg = new Aggregator(connection);
+    const store = await MeasurementStore.open(writer);
+    const agg = new Aggregator(aggregation);
     store.onSlotsTouched((slots) => agg.markDirty(slots));
-    const q = async (sql: string) => (await connection.runAndReadAll(sql)).getRows() as unknown[][];
+    const q = async (sql: string) => (await reader.runAndReadAll(sql)).getRows() as unknown[][];
     await fn(store, agg, q);
   } finally {
-    connection.closeSync();
+    for (const c of [writer, aggregation, reader]) c.closeSync();
     instance.closeSync();
+    await releaseNativeHandles();
     await rm(dir, { recursive: true, force: true });
   }
 }
@@ -127,8 +135,10 @@ Deno.test("MeasurementStore.append() answers every batch of a failing group with
       store.append("C1", { measurements: [row(T0, 230)] }),
       store.append("C2", { measurements: [row(T0, 230)], io: [io] }),
     ];
+    // Handlers attached at once: the group's batches reject together.
+    const rejected = Promise.all(failing.map((p) => assert.rejects(p)));
     await blocker;
-    for (const p of failing) await assert.rejects(p);
+    await rejected;
     assert.deepEqual(await q("SELECT count(*)::INT FROM raw_measurements"), [[2]]);
     assert.deepEqual(await store.append("C1", { measurements: [row(T0, 230)] }), {
       accepted: 1,

@@ -3,6 +3,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { MeasurementStore } from "../ingest/store.ts";
 import type { MeasurementRow } from "../ingest/validate.ts";
 import { readRawValues } from "./custom_values.ts";
+import { releaseNativeHandles } from "../time_series_store.ts";
 
 const T0 = Date.parse("2026-11-22T10:00:00Z");
 
@@ -45,5 +46,6 @@ Deno.test("readRawValues() returns each series' values of [from, to) in time ord
   } finally {
     connection.closeSync();
     instance.closeSync();
+    await releaseNativeHandles();
   }
 });

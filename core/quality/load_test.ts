@@ -4,6 +4,7 @@ import { Aggregator } from "../ingest/aggregate.ts";
 import { MeasurementStore, SLOT_MS } from "../ingest/store.ts";
 import type { MeasurementRow } from "../ingest/validate.ts";
 import { loadComplianceInput, loadComplianceInputs, nodeCompliance } from "./load.ts";
+import { releaseNativeHandles } from "../time_series_store.ts";
 
 const FROM = Date.parse("2026-11-16T00:00:00Z");
 
@@ -58,6 +59,7 @@ Deno.test("nodeCompliance() evaluates stored aggregates: a low slot counts in N1
   } finally {
     connection.closeSync();
     instance.closeSync();
+    await releaseNativeHandles();
   }
 });
 
@@ -94,5 +96,6 @@ Deno.test("loadComplianceInputs() reads a week of several nodes in one query, NU
   } finally {
     connection.closeSync();
     instance.closeSync();
+    await releaseNativeHandles();
   }
 });

@@ -2,7 +2,7 @@
  * The benchmarks of /work/shared/guide/quality.md in one run, on file-backed databases in a
  * temporary directory, with the simulator's fixed seed:
  *
- *   npx deno run -A scripts/bench/run.ts [--quick] [--only=ingest,appender,...]
+ *   npx deno run -A scripts/bench/run.ts [--quick] [--only=ingest,appender,...] [--cells=N]
  *
  * The run first calibrates the machine (engine limit and scan bandwidth) and prints every
  * figure absolute and as a ratio to those, then one closing table with the targets. `--quick`
@@ -27,7 +27,9 @@ const quick = Deno.args.includes("--quick");
  * (case-insensitive; step names: HTTP ingest, appender, 10-minute aggregation, grid status
  * in-process, EN 50160, PostgreSQL). */
 const only = Deno.args.find((a) => a.startsWith("--only="))?.slice(7).toLowerCase().split(",");
-const sizes = sizesFor(quick);
+/** `--cells=5000`: the HTTP ingest's cells, e.g. a quick run at the bar's size. */
+const cells = Number(Deno.args.find((a) => a.startsWith("--cells="))?.slice(8));
+const sizes = { ...sizesFor(quick), ...(cells > 0 ? { ingestCells: cells } : {}) };
 const dir = await Deno.makeTempDir({ prefix: "gridwatch-bench-" });
 const sampler = new RssSampler();
 const results: Result[] = [];

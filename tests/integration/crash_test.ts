@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { startPlatform } from "../../main.ts";
+import { releaseNativeHandles } from "../../core/mod.ts";
 import { createLogger, loadConfig } from "../../modules/kernel/mod.ts";
 
 const KILLS = Number(Deno.env.get("CRASH_TEST_KILLS") ?? 4);
@@ -133,6 +134,7 @@ Deno.test({
       )).getRows() as [string, bigint, number, number][];
       connection.closeSync();
       instance.closeSync();
+      await releaseNativeHandles();
       const stored = new Map<string, number>();
       const phases = ["L1", "L2", "L3"];
       let duplicates = 0;
