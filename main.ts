@@ -98,8 +98,13 @@ export async function startPlatform(
     config.duckdbCheckpointThreshold,
   );
   const bus = new EventBus(logger);
-  const measurements = await MeasurementStore.open(timeSeries.writer);
   const aggregator = new Aggregator(timeSeries.aggregation);
+  const measurements = await MeasurementStore.open(timeSeries.writer, async () => {
+    logger.warn("Reopening the time-series store after a fatal DuckDB error");
+    await timeSeries.reopen();
+    // Slots of a batch committed durably but answered 503 are recomputed from the file.
+    await aggregator.recover();
+  });
   measurements.onSlotsTouched((slots) => aggregator.markDirty(slots));
   await aggregator.recover();
   const aggregation = setInterval(() => {
@@ -282,7 +287,12 @@ async function main(): Promise<void> {
     logger.info("Shutting down", { signal });
     await Promise.all([stopSimulation(), stopFieldCells()]);
     await server.shutdown();
-    await platform.close();
+    try {
+      await platform.close();
+    } catch (error) {
+      logger.error("Shutdown failed", { error });
+      Deno.exit(1);
+    }
     logger.info("Stopped");
     Deno.exit(0);
   };

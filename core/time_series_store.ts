@@ -15,8 +15,31 @@ export interface TimeSeriesStore {
   readonly writer: DuckDBConnection;
   /** For the aggregator's transactions only, so that no reader's query lands inside one. */
   readonly aggregation: DuckDBConnection;
+  /**
+   * Closes the instance and opens the file again (DuckDB replays its WAL) after a FATAL error
+   * invalidated it; the three connections above follow the new instance. Throws while the file
+   * cannot be opened (e.g. the disk is still full).
+   */
+  reopen(): Promise<void>;
   /** Flushes the WAL into the file and closes; safe to call twice. */
   close(): Promise<void>;
+}
+
+/** Whether DuckDB invalidated its instance: every statement fails until it is reopened. */
+export function isFatal(error: unknown): boolean {
+  return error instanceof Error &&
+    /^FATAL Error|database has been invalidated/.test(error.message);
+}
+
+/** A connection handle that always acts on the current connection of a reopened instance. */
+function follow(current: () => DuckDBConnection): DuckDBConnection {
+  return new Proxy({} as DuckDBConnection, {
+    get(_, key) {
+      const target = current();
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
 }
 
 /** Opens (creating when absent) `${dataDir}/timeseries.duckdb`, or an in-memory store for ":memory:". */
@@ -30,30 +53,52 @@ export async function openTimeSeriesStore(
     await mkdir(dataDir, { recursive: true });
     path = `${dataDir}/timeseries.duckdb`;
   }
-  // DuckDB would otherwise size its buffer pool at 80 % of the machine's memory: bound it so one
-  // container stays predictable (aggregates and scans spill to disk beyond it).
-  const instance = await DuckDBInstance.create(path, {
-    memory_limit: memoryLimit,
-    checkpoint_threshold: checkpointThreshold,
-  });
-  const connection = await instance.connect();
-  const writer = await instance.connect();
-  const aggregation = await instance.connect();
+  const open = async () => {
+    // DuckDB would otherwise size its buffer pool at 80 % of the machine's memory: bound it so
+    // one container stays predictable (aggregates and scans spill to disk beyond it).
+    const instance = await DuckDBInstance.create(path, {
+      memory_limit: memoryLimit,
+      checkpoint_threshold: checkpointThreshold,
+    });
+    return {
+      instance,
+      connection: await instance.connect(),
+      writer: await instance.connect(),
+      aggregation: await instance.connect(),
+    };
+  };
+  let current = await open();
+  const shut = async () => {
+    const { writer, aggregation, connection, instance } = current;
+    for (const handle of [writer, aggregation, connection, instance]) {
+      try {
+        handle.closeSync();
+      } catch {
+        // closed already: a reopen that failed (the disk still full) is tried again
+      }
+    }
+    await releaseNativeHandles();
+  };
   let closed = false;
   return {
     path,
-    connection,
-    writer,
-    aggregation,
+    connection: follow(() => current.connection),
+    writer: follow(() => current.writer),
+    aggregation: follow(() => current.aggregation),
+    reopen: async () => {
+      await shut();
+      current = await open();
+    },
     close: async () => {
       if (closed) return;
       closed = true;
-      if (path !== ":memory:") await connection.run("CHECKPOINT");
-      writer.closeSync();
-      aggregation.closeSync();
-      connection.closeSync();
-      instance.closeSync();
-      await releaseNativeHandles();
+      if (path !== ":memory:") {
+        // An invalidated instance cannot checkpoint: its WAL is replayed at the next start.
+        await current.connection.run("CHECKPOINT").catch((error) => {
+          if (!isFatal(error)) throw error;
+        });
+      }
+      await shut();
     },
   };
 }

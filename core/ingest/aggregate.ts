@@ -228,9 +228,13 @@ export class Aggregator {
   flush(now = Date.now()): Promise<number> {
     // One flush at a time; a caller arriving meanwhile waits for it and then runs its own.
     const run = (this.#running ?? Promise.resolve(0)).then(() => this.#flush(now));
-    this.#running = run.finally(() => {
-      if (this.#running === run) this.#running = null;
-    }) as Promise<number>;
+    // The queue itself never rejects: a failed flush is its caller's to handle, and an
+    // unhandled rejection would end the process (seen with a full disk).
+    const settled: Promise<number> = run.catch(() => 0);
+    this.#running = settled;
+    void settled.then(() => {
+      if (this.#running === settled) this.#running = null;
+    });
     return run;
   }
 

@@ -7,6 +7,7 @@
  */
 import { type DuckDBAppender, type DuckDBConnection, DuckDBTimestampValue } from "@duckdb/node-api";
 import { LatestValues } from "../monitoring/latest.ts";
+import { isFatal } from "../time_series_store.ts";
 import { appendRows } from "./chunk_writer.ts";
 import { DDL } from "./schema.ts";
 import type { MeasurementRow } from "./validate.ts";
@@ -87,14 +88,38 @@ export class MeasurementStore {
   /** The newest value of every series, for live status without a query. */
   readonly latest = new LatestValues();
 
-  private constructor(connection: DuckDBConnection) {
+  /** Set by a FATAL error: the next group reopens the store first. */
+  #invalidated = false;
+  readonly #reopen: () => Promise<void>;
+
+  private constructor(connection: DuckDBConnection, reopen: () => Promise<void>) {
     this.#connection = connection;
+    this.#reopen = reopen;
   }
 
-  /** Creates the tables when absent and loads series ids and watermarks. */
-  static async open(connection: DuckDBConnection): Promise<MeasurementStore> {
+  /**
+   * Creates the tables when absent and loads series ids and watermarks. `reopen` reopens the
+   * DuckDB instance after a FATAL error invalidated it (TimeSeriesStore.reopen); without one, such
+   * an error stays until a restart.
+   */
+  static async open(
+    connection: DuckDBConnection,
+    reopen: () => Promise<void> = () => Promise.reject(new Error("The store cannot reopen")),
+  ): Promise<MeasurementStore> {
     for (const statement of DDL) await connection.run(statement);
-    const store = new MeasurementStore(connection);
+    const store = new MeasurementStore(connection, reopen);
+    await store.#load();
+    return store;
+  }
+
+  /** Loads series ids, watermarks and the latest values from the file. */
+  async #load(): Promise<void> {
+    const connection = this.#connection;
+    const store = this;
+    store.#seriesIds.clear();
+    store.#watermarks.clear();
+    store.#ioMarks.clear();
+    store.#nextSeriesId = 1;
     const series = await connection.runAndReadAll(
       "SELECT series_id, cell_id, feeder, phase FROM series",
     );
@@ -125,7 +150,6 @@ export class MeasurementStore {
     ) {
       store.latest.update(id, Number(ts), u ?? NaN, i ?? NaN);
     }
-    return store;
   }
 
   /** Registers a listener for the slots each committed group touched. */
@@ -166,9 +190,18 @@ export class MeasurementStore {
       while (this.#waiting.length) {
         const group = this.#takeGroup();
         try {
+          if (this.#invalidated) {
+            // A FATAL error can follow a durable commit (DuckDB: "COMMIT succeeded and is
+            // durable, but the autocheckpoint failed"): memory is reloaded from the file, so
+            // that the cell's resend of that batch is known as a duplicate.
+            await this.#reopen();
+            await this.#load();
+            this.#invalidated = false;
+          }
           const results = await this.#commit(group);
           group.forEach((w, k) => w.resolve(results[k]!));
         } catch (error) {
+          if (isFatal(error)) this.#invalidated = true;
           for (const w of group) w.reject(error);
         }
       }

@@ -217,6 +217,18 @@ Deno.test("Aggregator.flush() writes the RMS, min, max and count of a closed UTC
   });
 });
 
+Deno.test("Aggregator.flush() that fails rejects its caller only and is retried from the raw data", async () => {
+  await withStore(async (store, agg, q) => {
+    await store.append("C1", { measurements: [row(T0, 230), row(T0 + 20_000, 232)] });
+    const now = T0 + SLOT_MS + SLOT_GRACE_MS;
+    await q("ALTER TABLE agg_10min RENAME TO agg_away"); // the write fails, as on a full disk
+    await assert.rejects(agg.flush(now)); // no unhandled rejection: Deno would fail the test
+    await q("ALTER TABLE agg_away RENAME TO agg_10min");
+    assert.equal(await agg.flush(now), 1);
+    assert.deepEqual(await q("SELECT n::INT FROM agg_10min"), [[2]]);
+  });
+});
+
 Deno.test("Aggregator.flush() recomputes only the slot that late data touched, and leaves gaps empty", async () => {
   await withStore(async (store, agg, q) => {
     await store.append("C1", { measurements: [row(T0, 230), row(T0 + 2 * SLOT_MS, 230)] }); // slot 1 missing: a gap
