@@ -115,31 +115,30 @@ export class MeasurementStore {
   /** Loads series ids, watermarks and the latest values from the file. */
   async #load(): Promise<void> {
     const connection = this.#connection;
-    const store = this;
-    store.#seriesIds.clear();
-    store.#watermarks.clear();
-    store.#ioMarks.clear();
-    store.#nextSeriesId = 1;
+    this.#seriesIds.clear();
+    this.#watermarks.clear();
+    this.#ioMarks.clear();
+    this.#nextSeriesId = 1;
     const series = await connection.runAndReadAll(
       "SELECT series_id, cell_id, feeder, phase FROM series",
     );
     for (
       const [id, cell, feeder, phase] of series.getRows() as [number, string, number, number][]
     ) {
-      store.#seriesIds.set(`${cell}|${feeder}|${phase}`, id);
-      store.#nextSeriesId = Math.max(store.#nextSeriesId, id + 1);
+      this.#seriesIds.set(`${cell}|${feeder}|${phase}`, id);
+      this.#nextSeriesId = Math.max(this.#nextSeriesId, id + 1);
     }
     const marks = await connection.runAndReadAll(
       "SELECT series_id, epoch_ms(max(ts)) FROM raw_measurements GROUP BY series_id",
     );
     for (const [id, ts] of marks.getRows() as [number, bigint | number][]) {
-      store.#watermarks.set(id, Number(ts));
+      this.#watermarks.set(id, Number(ts));
     }
     const ioMarks = await connection.runAndReadAll(
       "SELECT cell_id, epoch_ms(max(ts)) FROM io_states GROUP BY cell_id",
     );
     for (const [cell, ts] of ioMarks.getRows() as [string, bigint | number][]) {
-      store.#ioMarks.set(cell, Number(ts));
+      this.#ioMarks.set(cell, Number(ts));
     }
     const recent = await connection.runAndReadAll(
       `SELECT series_id, epoch_ms(max(ts)), arg_max(u, ts), arg_max(i, ts) FROM raw_measurements
@@ -148,7 +147,7 @@ export class MeasurementStore {
     for (
       const [id, ts, u, i] of recent.getRows() as [number, bigint, number | null, number | null][]
     ) {
-      store.latest.update(id, Number(ts), u ?? NaN, i ?? NaN);
+      this.latest.update(id, Number(ts), u ?? NaN, i ?? NaN);
     }
   }
 
