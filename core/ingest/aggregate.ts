@@ -106,6 +106,13 @@ const KEEP_CLOSED_MS = 15 * 60_000;
 const MAX_LISTED_SERIES = 2_000;
 /** Above this many changed series, the rollups of their periods are recomputed for all. */
 const MAX_ROLLUP_SERIES = 50_000;
+/**
+ * A slot closed again for late data of more than MAX_LISTED_SERIES series (cells catching up
+ * after an outage) waits this long after its previous close, so that one rewrite takes a
+ * minute's late batches instead of every flush rewriting the slot while they arrive. A few
+ * series are rewritten at once.
+ */
+export const RECLOSE_MS = 60_000;
 
 /** Which series a flush rewrote 10-minute rows of: the rollups follow only them. */
 interface Changed {
@@ -128,6 +135,8 @@ export class Aggregator {
   readonly #slots = new Map<number, SlotWork>();
   /** Sums of recently closed slots, kept for late rows (KEEP_CLOSED_MS). */
   readonly #closed = new Map<number, SlotAccumulator>();
+  /** When each slot was last closed (flush time), while a large re-close would wait for it. */
+  readonly #closedAt = new Map<number, number>();
   #running: Promise<number> | null = null;
   #stage = false;
   /** Time the last flush that wrote slots spent. */
@@ -238,8 +247,20 @@ export class Aggregator {
     return run;
   }
 
+  /** Whether a slot closed at most RECLOSE_MS ago waits with a large rewrite. */
+  #waits(slot: number, now: number): boolean {
+    const at = this.#closedAt.get(slot);
+    if (at === undefined || at + RECLOSE_MS <= now) return false;
+    const work = this.#slots.get(slot)!;
+    return work.all || work.series.size + (work.changed?.size ?? 0) > MAX_LISTED_SERIES;
+  }
+
   async #flush(now: number): Promise<number> {
-    const closed = [...this.#slots.keys()].filter((slot) => slot + SLOT_MS + SLOT_GRACE_MS <= now)
+    for (const [slot, at] of this.#closedAt) {
+      if (at + RECLOSE_MS <= now) this.#closedAt.delete(slot);
+    }
+    const closed = [...this.#slots.keys()]
+      .filter((slot) => slot + SLOT_MS + SLOT_GRACE_MS <= now && !this.#waits(slot, now))
       .sort((a, b) => a - b);
     for (const slot of this.#closed.keys()) {
       if (slot + SLOT_MS + SLOT_GRACE_MS + KEEP_CLOSED_MS <= now) this.#closed.delete(slot);
@@ -277,6 +298,7 @@ export class Aggregator {
         }
       }
       this.lastFlush = { closeMs: closedAt - started, rollupMs: performance.now() - closedAt };
+      for (const slot of closed) this.#closedAt.set(slot, now);
     } catch (error) {
       // What was written is exact; what was not is recomputed from the raw data next time.
       for (const slot of closed) {

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { Aggregator, SLOT_GRACE_MS } from "./aggregate.ts";
+import { Aggregator, RECLOSE_MS, SLOT_GRACE_MS } from "./aggregate.ts";
 import { MeasurementStore, SLOT_MS } from "./store.ts";
 import type { MeasurementRow } from "./validate.ts";
 import { releaseNativeHandles } from "../time_series_store.ts";
@@ -238,6 +238,32 @@ Deno.test("Aggregator.flush() recomputes only the slot that late data touched, a
     assert.equal(await agg.flush(T0 + 4 * SLOT_MS), 1);
     const rows = await q("SELECT epoch_ms(slot), n::INT FROM agg_10min ORDER BY slot");
     assert.deepEqual(rows.map(([s, n]) => [Number(s), n]), [[T0, 2], [T0 + 2 * SLOT_MS, 1]]);
+  });
+});
+
+Deno.test("Aggregator.flush() rewrites a slot for late data of many series at most once a minute", async () => {
+  await withStore(async (store, agg, q) => {
+    // 2,100 series (700 cells x 3 phases), more than one rewrite lists by id.
+    const cells = Array.from({ length: 700 }, (_, k) => `C${k}`);
+    const send = (ts: number, u: number) =>
+      Promise.all(
+        cells.map((cell) =>
+          store.append(cell, { measurements: [0, 1, 2].map((phase) => row(ts, u, phase)) })
+        ),
+      );
+    await send(T0, 230);
+    const closedAt = T0 + SLOT_MS + SLOT_GRACE_MS;
+    assert.equal(await agg.flush(closedAt), 1);
+    await send(T0 + 20_000, 240); // late rows of every series
+    assert.equal(await agg.flush(closedAt + 10_000), 0, "waits for the minute");
+    await store.append("C0", { measurements: [row(T0 + 40_000, 250)] });
+    assert.equal(await agg.flush(closedAt + RECLOSE_MS), 1);
+    assert.deepEqual(
+      await q("SELECT count(*)::INT, sum(n)::INT FROM agg_10min"),
+      [[2_100, 2_100 * 2 + 1]],
+    );
+    await store.append("C1", { measurements: [row(T0 + 60_000, 250)] });
+    assert.equal(await agg.flush(closedAt + RECLOSE_MS + 1), 1, "a few series go at once");
   });
 });
 
