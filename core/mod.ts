@@ -16,6 +16,7 @@ export {
   evaluateGridStatus,
   type FeederTopology,
   type GridState,
+  liveUntil,
   type NodeStatus,
   type NodeTopology,
   STATES,

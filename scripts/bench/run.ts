@@ -2,7 +2,7 @@
  * The benchmarks of /work/shared/guide/quality.md in one run, on file-backed databases in a
  * temporary directory, with the simulator's fixed seed:
  *
- *   npx deno run -A scripts/bench/run.ts [--quick]
+ *   npx deno run -A scripts/bench/run.ts [--quick] [--only step,step]
  *
  * The run first calibrates the machine (engine limit and scan bandwidth) and prints every
  * figure absolute and as a ratio to those, then one closing table with the targets. `--quick`
@@ -13,17 +13,19 @@ import { benchAggregation } from "./aggregation.ts";
 import { benchAppender } from "./appender.ts";
 import { calibrate } from "./calibration.ts";
 import { benchCompliance } from "./en50160.ts";
-import { benchGridStatus, benchGridStatusHttp } from "./grid_status.ts";
+import { benchGridStatus, benchGridStatusHttp, benchGridStatusServed } from "./grid_status.ts";
 import { benchIngestHttp } from "./ingest_http.ts";
 import { comparisons } from "./lib/compare.ts";
 import { RssSampler } from "./lib/memory.ts";
-import { sizesFor } from "./lib/options.ts";
+import { selectedSteps, sizesFor } from "./lib/options.ts";
 import { startBenchPlatform } from "./lib/platform.ts";
 import { atMost, type Result, resultTable } from "./lib/report.ts";
 import { benchPostgres } from "./postgres.ts";
+import { benchTriggers } from "./triggers.ts";
 
 const quick = Deno.args.includes("--quick");
 const sizes = sizesFor(quick);
+const only = selectedSteps(Deno.args);
 const dir = await Deno.makeTempDir({ prefix: "gridwatch-bench-" });
 const sampler = new RssSampler();
 const results: Result[] = [];
@@ -63,31 +65,43 @@ try {
   results.push(...calibrationRows);
   const ingestPhase = `HTTP ingest, ${sizes.ingestCells} cells`;
 
-  await step(ingestPhase, async () => {
-    const bench = await startBenchPlatform(`${dir}/platform`, sizes.ingestCells);
-    try {
-      console.log(`  set-up: ${bench.cells.length} cells in ${bench.setupSeconds.toFixed(1)} s`);
-      const ingest = await benchIngestHttp(bench, sizes);
-      sampler.phase("grid status over HTTP");
-      return [...ingest, ...await benchGridStatusHttp(bench, sizes)];
-    } finally {
-      await bench.close();
-    }
-  });
-  await step("appender", () => benchAppender(dir, sizes));
-  await step("10-minute aggregation", () => benchAggregation(dir, sizes));
-  await step("grid status in-process", () => benchGridStatus(sizes));
-  await step("EN 50160", () => benchCompliance(dir, sizes));
-  await step("PostgreSQL", () => benchPostgres(sizes));
+  if (only.has("ingest")) {
+    await step(ingestPhase, async () => {
+      const bench = await startBenchPlatform(`${dir}/platform`, sizes.ingestCells);
+      try {
+        console.log(`  set-up: ${bench.cells.length} cells in ${bench.setupSeconds.toFixed(1)} s`);
+        const ingest = await benchIngestHttp(bench, sizes);
+        if (!only.has("grid-status-http")) return ingest;
+        sampler.phase("grid status over HTTP");
+        return [...ingest, ...await benchGridStatusHttp(bench, sizes)];
+      } finally {
+        await bench.close();
+      }
+    });
+  } else if (only.has("grid-status-http")) {
+    await step("grid status over HTTP", () => benchGridStatusServed(`${dir}/platform`, sizes));
+  }
+  if (only.has("appender")) await step("appender", () => benchAppender(dir, sizes));
+  if (only.has("aggregation")) {
+    await step("10-minute aggregation", () => benchAggregation(dir, sizes));
+  }
+  if (only.has("grid-status")) await step("grid status in-process", () => benchGridStatus(sizes));
+  if (only.has("triggers")) await step("trigger evaluation", () => benchTriggers(dir, sizes));
+  if (only.has("en50160")) await step("EN 50160", () => benchCompliance(dir, sizes));
+  if (only.has("postgres")) await step("PostgreSQL", () => benchPostgres(sizes));
   sampler.stop();
 
-  results.push(...comparisons(results), {
-    name: `Peak RSS during the HTTP ingest of ${sizes.ingestCells} cells`,
-    value: sampler.peakOf(ingestPhase) / MB,
-    unit: "MB",
-    target: atMost(1024, "<= 1 GB (5,000 cells, 1 h)"),
-    scaled: sizes.ingestCells < 5_000,
-  }, { name: "Peak RSS of the whole run", value: sampler.peak / MB, unit: "MB" });
+  results.push(...comparisons(results));
+  if (only.has("ingest")) {
+    results.push({
+      name: `Peak RSS during the HTTP ingest of ${sizes.ingestCells} cells`,
+      value: sampler.peakOf(ingestPhase) / MB,
+      unit: "MB",
+      target: atMost(1024, "<= 1 GB (5,000 cells, 1 h)"),
+      scaled: sizes.ingestCells < 5_000,
+    });
+  }
+  results.push({ name: "Peak RSS of the whole run", value: sampler.peak / MB, unit: "MB" });
 
   console.log(
     `\nPeak RSS by phase: ${
