@@ -20,6 +20,7 @@ export {
   evaluateGridStatus,
   type FeederTopology,
   type GridState,
+  liveUntil,
   type NodeStatus,
   type NodeTopology,
   STATES,

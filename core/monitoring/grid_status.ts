@@ -156,6 +156,28 @@ function suppressDownstream(nodes: readonly NodeTopology[], statuses: NodeStatus
   }
 }
 
+/**
+ * Until when an evaluation at `now` stays right without new values: the first moment a live
+ * phase goes stale (NO_DATA), or Infinity when none is live.
+ */
+export function liveUntil(
+  nodes: readonly NodeTopology[],
+  latest: LatestValues,
+  now: number,
+): number {
+  let until = Infinity;
+  for (const node of nodes) {
+    for (const feeder of node.feeders) {
+      for (const id of feeder.series) {
+        if (id === undefined) continue;
+        const end = latest.ts(id) + STALE_MS;
+        if (end >= now && end < until) until = end;
+      }
+    }
+  }
+  return until;
+}
+
 /** Alarms an operator must act on: nodes not OK whose alarm is not suppressed. */
 export function countAlarms(statuses: readonly NodeStatus[]): number {
   return statuses.filter((s) => s.state !== "OK" && s.suppressedBy === null).length;

@@ -10,11 +10,21 @@ export class LatestValues {
   #ts = new Float64Array(INITIAL).fill(-Infinity);
   #u = new Float32Array(INITIAL).fill(NaN);
   #i = new Float32Array(INITIAL).fill(NaN);
+  #version = 0;
+
+  /**
+   * Counts the values recorded: unchanged means no latest value changed since it was read, so
+   * results computed from them (the grid status) are still current.
+   */
+  get version(): number {
+    return this.#version;
+  }
 
   /** Records a value when it is newer than the one held. */
   update(seriesId: number, ts: number, u: number, i: number): void {
     if (seriesId >= this.#ts.length) this.#grow(seriesId + 1);
     if (ts <= this.#ts[seriesId]!) return;
+    this.#version++;
     this.#ts[seriesId] = ts;
     this.#u[seriesId] = u;
     this.#i[seriesId] = i;

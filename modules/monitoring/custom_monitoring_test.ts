@@ -146,6 +146,42 @@ Deno.test("RequestService.fire() starts the trigger's request, then ignores its 
   });
 });
 
+Deno.test("RequestService.fireAll() answers what fire() one after the other answers", async () => {
+  const outcomes = async (batch: boolean) => {
+    let out: unknown[] = [];
+    await withServices(async ({ requests, triggers, clock }) => {
+      const settings = { deltaLvA: 10, deltaMvA: 5, durationMin: 1, enabled: true };
+      const wide = await triggers.create(ADMIN, null, settings);
+      const row = (await triggers.enabledTriggers()).find((t) => t.id === wide.id)!;
+      const fires = [
+        // Started two minutes ago for one minute: over at once, so it does not count as running.
+        { trigger: row, node: node("c"), startedAt: clock.now - 120_000 },
+        { trigger: row, node: node("a"), startedAt: clock.now - 20_000 },
+        { trigger: row, node: node("a"), startedAt: clock.now },
+        { trigger: row, node: node("nocell", null), startedAt: clock.now },
+        { trigger: row, node: node("b"), startedAt: clock.now - 20_000 },
+        { trigger: row, node: node("c"), startedAt: clock.now - 20_000 },
+      ];
+      const results = batch ? await requests.fireAll(fires) : await fires.reduce(
+        async (acc, f) => [...await acc, await requests.fire(f.trigger, f.node, f.startedAt)],
+        Promise.resolve([] as Awaited<ReturnType<typeof requests.fire>>[]),
+      );
+      out = results.map((r) => [r.status, r.code, r.request?.node_id, r.request?.started_at]);
+    }, { maxRunning: 2, maxMonthlyPerCell: 3 });
+    return out;
+  };
+  const expected = await outcomes(false);
+  assert.deepEqual(expected.map((r) => (r as unknown[]).slice(0, 2)), [
+    ["STARTED", null],
+    ["STARTED", null],
+    ["IGNORED", null],
+    ["IGNORED", null],
+    ["STARTED", null],
+    ["FAILURE", 322],
+  ]);
+  assert.deepEqual(await outcomes(true), expected);
+});
+
 Deno.test("TriggerService.create() allows one enabled trigger per node and one customer-wide (330)", async () => {
   await withServices(async ({ triggers }) => {
     const s = { deltaLvA: 10, deltaMvA: 5, durationMin: 5, enabled: true };

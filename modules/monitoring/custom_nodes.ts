@@ -37,7 +37,10 @@ const MISS_REFRESH_MS = 2_000;
 
 /** {@link NodeLookup} on the grid module's structure and cells. */
 export class NodeDirectory implements NodeLookup {
-  readonly #cache = new Map<string, { at: number; nodes: Map<string, MonitoredNode> }>();
+  readonly #cache = new Map<
+    string,
+    { at: number; nodes: Map<string, MonitoredNode>; list: MonitoredNode[] }
+  >();
 
   constructor(
     private readonly db: Db,
@@ -45,8 +48,10 @@ export class NodeDirectory implements NodeLookup {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** The customer's nodes; the same array until the directory re-reads them. */
   async nodesOf(customerKey: string): Promise<MonitoredNode[]> {
-    return [...(await this.#get(customerKey, TTL_MS)).values()];
+    await this.#get(customerKey, TTL_MS);
+    return this.#cache.get(customerKey)!.list;
   }
 
   async find(nodeId: string, customerKeys: readonly string[]): Promise<MonitoredNode | null> {
@@ -92,7 +97,7 @@ export class NodeDirectory implements NodeLookup {
         }
       }
     }
-    this.#cache.set(customerKey, { at: now, nodes });
+    this.#cache.set(customerKey, { at: now, nodes, list: [...nodes.values()] });
     return nodes;
   }
 }

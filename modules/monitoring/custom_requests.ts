@@ -3,7 +3,7 @@
  * when a trigger fires. Every start checks its rules and writes in one transaction under a
  * per-customer lock, so a refused start leaves nothing behind.
  */
-import { and, count, desc, eq, gt, gte, isNull, lte, or, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gt, gte, inArray, isNull, lte, or, type SQL } from "drizzle-orm";
 import {
   checkStart,
   type CustomMonitoringLimits,
@@ -210,43 +210,90 @@ export class RequestService {
    * transaction: a trigger disabled meanwhile does nothing.
    */
   async fire(trigger: TriggerRow, node: MonitoredNode, startedAt: number): Promise<FireResult> {
-    const cellId = node.cellId;
-    if (cellId === null) return { status: "IGNORED", code: null, request: null };
-    const now = this.#now();
-    return await this.#db.transaction(async (tx) => {
-      const running = await this.#prepare(tx, trigger.customerKey, now);
-      const [current] = await tx.select().from(customTriggers)
-        .where(and(eq(customTriggers.id, trigger.id), eq(customTriggers.enabled, true)));
-      if (!current) return { status: "IGNORED", code: null, request: null };
-      const outcome = triggerOutcome(current.id, {
-        nodeId: node.id,
-        running,
-        monthlyForCell: await monthlyCount(tx, cellId, now),
-        limits: this.limits,
-      });
-      if (outcome.status === "IGNORED") return { status: "IGNORED", code: null, request: null };
-      const row = outcome.status === "STARTED"
-        ? await insertRequest(tx, {
-          customerKey: current.customerKey,
-          nodeId: node.id,
-          feederId: null,
-          cellId,
-          kind: "AUTOMATIC",
-          triggerId: current.id,
-          durationMin: current.durationMin,
-          startedAt,
-          createdBy: current.createdBy,
-        })
-        : null;
-      const code = outcome.status === "FAILURE" ? outcome.code : null;
-      await tx.update(customTriggers).set({
-        lastFiredAt: new Date(now),
-        lastFireStatus: outcome.status,
-        lastFireCode: code,
-        lastRequestId: row?.id ?? null,
-      }).where(eq(customTriggers.id, current.id));
-      return { status: outcome.status, code, request: row ? toRequestDto(row, now) : null };
+    return (await this.fireAll([{ trigger, node, startedAt }]))[0]!;
+  }
+
+  /**
+   * {@link fire} for several nodes of one evaluation, in order, with one transaction per
+   * customer: each fire sees the requests the ones before it started, as one after the other.
+   */
+  async fireAll(
+    fires: readonly { trigger: TriggerRow; node: MonitoredNode; startedAt: number }[],
+  ): Promise<FireResult[]> {
+    const ignored: FireResult = { status: "IGNORED", code: null, request: null };
+    const results: FireResult[] = fires.map(() => ignored);
+    const byCustomer = new Map<string, number[]>();
+    fires.forEach(({ trigger, node }, k) => {
+      if (node.cellId === null) return;
+      byCustomer.set(trigger.customerKey, [...(byCustomer.get(trigger.customerKey) ?? []), k]);
     });
+    const now = this.#now();
+    for (const [customerKey, indexes] of byCustomer) {
+      await this.#db.transaction(async (tx) => {
+        const running = await this.#prepare(tx, customerKey, now);
+        const ids = [...new Set(indexes.map((k) => fires[k]!.trigger.id))];
+        const enabled = new Map(
+          (await tx.select().from(customTriggers).where(
+            and(inArray(customTriggers.id, ids), eq(customTriggers.enabled, true)),
+          )).map((t) => [t.id, t]),
+        );
+        const monthly = new Map<string, number>();
+        for (const k of indexes) {
+          const { trigger, node, startedAt } = fires[k]!;
+          const current = enabled.get(trigger.id);
+          if (!current) continue;
+          const cellId = node.cellId!;
+          const monthlyForCell = monthly.get(cellId) ?? await monthlyCount(tx, cellId, now);
+          monthly.set(cellId, monthlyForCell);
+          const outcome = triggerOutcome(current.id, {
+            nodeId: node.id,
+            running,
+            monthlyForCell,
+            limits: this.limits,
+          });
+          if (outcome.status === "IGNORED") continue;
+          const row = outcome.status === "STARTED"
+            ? await insertRequest(tx, {
+              customerKey: current.customerKey,
+              nodeId: node.id,
+              feederId: null,
+              cellId,
+              kind: "AUTOMATIC",
+              triggerId: current.id,
+              durationMin: current.durationMin,
+              startedAt,
+              createdBy: current.createdBy,
+            })
+            : null;
+          if (row) {
+            // What the next fire's own transaction would read back.
+            const endsAt = row.endsAt?.getTime() ?? null;
+            if (isRunning({ endsAt, stoppedAt: null }, now)) {
+              running.push({
+                nodeId: node.id,
+                kind: "AUTOMATIC",
+                infinite: endsAt === null,
+                triggerId: current.id,
+              });
+            }
+            if (startedAt >= monthStart(now)) monthly.set(cellId, monthlyForCell + 1);
+          }
+          const code = outcome.status === "FAILURE" ? outcome.code : null;
+          await tx.update(customTriggers).set({
+            lastFiredAt: new Date(now),
+            lastFireStatus: outcome.status,
+            lastFireCode: code,
+            lastRequestId: row?.id ?? null,
+          }).where(eq(customTriggers.id, current.id));
+          results[k] = {
+            status: outcome.status,
+            code,
+            request: row ? toRequestDto(row, now) : null,
+          };
+        }
+      });
+    }
+    return results;
   }
 
   async #row(caller: Caller, id: string): Promise<RequestRow> {

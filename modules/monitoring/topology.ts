@@ -1,6 +1,6 @@
 /**
  * The monitored topology of a customer: the grid structure joined with the cells installed at
- * its nodes and the time-series ids their phases write to. Rebuilt at most every 30 s.
+ * its nodes and the time-series ids their phases write to, rebuilt every 30 s.
  */
 import type { MeasurementStore, NodeTopology } from "../../core/mod.ts";
 import { allNodes, type CellsService, readStructure, type StationGroupDto } from "../grid/mod.ts";
@@ -21,10 +21,18 @@ export interface Topology {
 }
 
 const TTL_MS = 30_000;
+/** Older than this, a topology is not served while the new one is built. */
+const MAX_AGE_MS = 120_000;
 
-/** Builds and caches topologies per customer. */
+/**
+ * Builds and caches topologies per customer. A topology older than 30 s is rebuilt in the
+ * background while the held one still answers (the grid-status watch asks every 20 s, so it
+ * stays current), so that no request waits for reading the structure of thousands of nodes;
+ * concurrent callers share one build.
+ */
 export class TopologyCache {
-  readonly #cache = new Map<string, Topology>();
+  readonly #cache = new Map<string, { topology?: Topology; building?: Promise<Topology> }>();
+  readonly #listeners: ((topology: Topology) => void)[] = [];
 
   constructor(
     private readonly db: Db,
@@ -33,11 +41,40 @@ export class TopologyCache {
   ) {}
 
   async get(customerKey: string, now = Date.now()): Promise<Topology> {
-    const cached = this.#cache.get(customerKey);
-    if (cached && now - cached.builtAt < TTL_MS) return cached;
-    const topology = await this.#build(customerKey, now);
-    this.#cache.set(customerKey, topology);
-    return topology;
+    const entry = this.#cache.get(customerKey);
+    const held = entry?.topology;
+    if (held && now - held.builtAt < TTL_MS) return held;
+    const building = entry?.building ?? this.#refresh(customerKey, now);
+    if (held && now - held.builtAt < MAX_AGE_MS) {
+      building.catch(() => undefined); // a failed build is tried again by the next call
+      return held;
+    }
+    return await building;
+  }
+
+  /** Calls `listener` with every topology built (to prepare what depends on it). */
+  onBuilt(listener: (topology: Topology) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  #refresh(customerKey: string, now: number): Promise<Topology> {
+    const entry = this.#cache.get(customerKey) ?? {};
+    this.#cache.set(customerKey, entry);
+    const building = this.#build(customerKey, now).finally(() => {
+      if (entry.building === building) delete entry.building;
+    });
+    entry.building = building;
+    building.then((topology) => {
+      entry.topology = topology;
+      for (const listener of this.#listeners) {
+        try {
+          listener(topology);
+        } catch {
+          // Preparation only: whatever it prepares is made on demand as well.
+        }
+      }
+    }, () => undefined);
+    return building;
   }
 
   async #build(customerKey: string, now: number): Promise<Topology> {

@@ -2,7 +2,7 @@
  * The benchmarks of /work/shared/guide/quality.md in one run, on file-backed databases in a
  * temporary directory, with the simulator's fixed seed:
  *
- *   npx deno run -A scripts/bench/run.ts [--quick] [--only=ingest,appender,...] [--cells=N]
+ *   npx deno run -A scripts/bench/run.ts [--quick] [--only step,step] [--cells=N]
  *
  * The run first calibrates the machine (engine limit and scan bandwidth) and prints every
  * figure absolute and as a ratio to those, then one closing table with the targets. `--quick`
@@ -13,23 +13,21 @@ import { benchAggregation } from "./aggregation.ts";
 import { benchAppender } from "./appender.ts";
 import { calibrate } from "./calibration.ts";
 import { benchCompliance } from "./en50160.ts";
-import { benchGridStatus, benchGridStatusHttp } from "./grid_status.ts";
+import { benchGridStatus, benchGridStatusHttp, benchGridStatusServed } from "./grid_status.ts";
 import { benchIngestHttp } from "./ingest_http.ts";
 import { comparisons } from "./lib/compare.ts";
 import { RssSampler } from "./lib/memory.ts";
-import { sizesFor } from "./lib/options.ts";
+import { selectedSteps, sizesFor } from "./lib/options.ts";
 import { startBenchPlatform } from "./lib/platform.ts";
 import { atMost, type Result, resultTable } from "./lib/report.ts";
 import { benchPostgres } from "./postgres.ts";
+import { benchTriggers } from "./triggers.ts";
 
 const quick = Deno.args.includes("--quick");
-/** `--only=ingest,aggregation`: run only the steps whose name contains one of the words
- * (case-insensitive; step names: HTTP ingest, appender, 10-minute aggregation, grid status
- * in-process, EN 50160, PostgreSQL). */
-const only = Deno.args.find((a) => a.startsWith("--only="))?.slice(7).toLowerCase().split(",");
 /** `--cells=5000`: the HTTP ingest's cells, e.g. a quick run at the bar's size. */
 const cells = Number(Deno.args.find((a) => a.startsWith("--cells="))?.slice(8));
 const sizes = { ...sizesFor(quick), ...(cells > 0 ? { ingestCells: cells } : {}) };
+const only = selectedSteps(Deno.args);
 const dir = await Deno.makeTempDir({ prefix: "gridwatch-bench-" });
 const sampler = new RssSampler();
 const results: Result[] = [];
@@ -38,7 +36,6 @@ const MB = 1024 * 1024;
 
 /** Runs one benchmark as a named memory phase; a failure is reported and the run goes on. */
 async function step(name: string, fn: () => Promise<Result[]>): Promise<void> {
-  if (only && !only.some((word) => name.toLowerCase().includes(word))) return;
   console.log(`> ${name}`);
   sampler.phase(name);
   const start = performance.now();
@@ -70,26 +67,34 @@ try {
   results.push(...calibrationRows);
   const ingestPhase = `HTTP ingest, ${sizes.ingestCells} cells`;
 
-  await step(ingestPhase, async () => {
-    const bench = await startBenchPlatform(`${dir}/platform`, sizes.ingestCells);
-    try {
-      console.log(`  set-up: ${bench.cells.length} cells in ${bench.setupSeconds.toFixed(1)} s`);
-      const ingest = await benchIngestHttp(bench, sizes);
-      sampler.phase("grid status over HTTP");
-      return [...ingest, ...await benchGridStatusHttp(bench, sizes)];
-    } finally {
-      await bench.close();
-    }
-  });
-  await step("appender", () => benchAppender(dir, sizes));
-  await step("10-minute aggregation", () => benchAggregation(dir, sizes));
-  await step("grid status in-process", () => benchGridStatus(sizes));
-  await step("EN 50160", () => benchCompliance(dir, sizes));
-  await step("PostgreSQL", () => benchPostgres(sizes));
+  if (only.has("ingest")) {
+    await step(ingestPhase, async () => {
+      const bench = await startBenchPlatform(`${dir}/platform`, sizes.ingestCells);
+      try {
+        console.log(`  set-up: ${bench.cells.length} cells in ${bench.setupSeconds.toFixed(1)} s`);
+        const ingest = await benchIngestHttp(bench, sizes);
+        if (!only.has("grid-status-http")) return ingest;
+        sampler.phase("grid status over HTTP");
+        return [...ingest, ...await benchGridStatusHttp(bench, sizes)];
+      } finally {
+        await bench.close();
+      }
+    });
+  } else if (only.has("grid-status-http")) {
+    await step("grid status over HTTP", () => benchGridStatusServed(`${dir}/platform`, sizes));
+  }
+  if (only.has("appender")) await step("appender", () => benchAppender(dir, sizes));
+  if (only.has("aggregation")) {
+    await step("10-minute aggregation", () => benchAggregation(dir, sizes));
+  }
+  if (only.has("grid-status")) await step("grid status in-process", () => benchGridStatus(sizes));
+  if (only.has("triggers")) await step("trigger evaluation", () => benchTriggers(dir, sizes));
+  if (only.has("en50160")) await step("EN 50160", () => benchCompliance(dir, sizes));
+  if (only.has("postgres")) await step("PostgreSQL", () => benchPostgres(sizes));
   sampler.stop();
 
   results.push(...comparisons(results));
-  if (sampler.peakOf(ingestPhase) > 0) {
+  if (only.has("ingest")) {
     results.push({
       name: `Peak RSS during the HTTP ingest of ${sizes.ingestCells} cells`,
       value: sampler.peakOf(ingestPhase) / MB,

@@ -126,6 +126,56 @@ Deno.test({
       const bad = await platform.request("/evm/grid-monitoring/grid-status?level=HV", { token });
       assert.equal(bad.status, 400);
       await bad.body?.cancel();
+
+      // Gzip when accepted, a weak ETag answered with 304 while no value changed, and changed
+      // thresholds applied by the very next request.
+      const lvPath = "/evm/grid-monitoring/grid-status?level=LV";
+      const zipped = await platform.request(lvPath, {
+        token,
+        headers: { "accept-encoding": "gzip, deflate, br" },
+      });
+      assert.equal(zipped.status, 200);
+      assert.equal(zipped.headers.get("content-encoding"), "gzip");
+      assert.equal(zipped.headers.get("vary"), "Accept-Encoding");
+      const etag = zipped.headers.get("etag")!;
+      assert.match(etag, /^W\/"/);
+      const unzipped = JSON.parse(
+        await new Response(zipped.body!.pipeThrough(new DecompressionStream("gzip"))).text(),
+      ) as GridStatusDto;
+      assert.equal(nodesOf(unzipped).find((n) => n.name === "CAB Seeblick 1")!.state, "OK");
+      const plain = await platform.request(lvPath, { token });
+      assert.equal(plain.headers.get("content-encoding"), null);
+      assert.deepEqual(await plain.json(), unzipped, "the same evaluation either way");
+      const unchanged = await platform.request(lvPath, {
+        token,
+        headers: { "if-none-match": etag },
+      });
+      assert.equal(unchanged.status, 304);
+      await unchanged.body?.cancel();
+
+      const admin = (await platform.login(DEMO_USERS[1].email, DEMO_USERS[1].password))
+        .access_token;
+      const put = await platform.request(`/csm/customers/${demo.key}/grid-monitoring-settings`, {
+        method: "PUT",
+        token: admin,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          warning_thresholds: { overvoltage_pct: 10, undervoltage_pct: 1, overcurrent_pct: 100 },
+        }),
+      });
+      assert.equal(put.status, 200, await put.text());
+      const stricter = await platform.request(lvPath, {
+        token,
+        headers: { "if-none-match": etag },
+      });
+      assert.equal(stricter.status, 200, "new thresholds: a new evaluation");
+      assert.notEqual(stricter.headers.get("etag"), etag);
+      const after = await stricter.json() as GridStatusDto;
+      assert.equal(
+        nodesOf(after).find((n) => n.name === "CAB Seeblick 1")!.state,
+        "UNDERVOLTAGE",
+        "226 V is below 230 V - 1 %",
+      );
     } finally {
       await platform.close();
     }

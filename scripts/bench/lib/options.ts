@@ -24,6 +24,9 @@ export interface Sizes {
   statusRepeats: number;
   /** Grid status requests timed over HTTP. */
   statusHttpRepeats: number;
+  /** Trigger evaluation: cells watched (6 feeders x L1..L3 each) and timed ticks. */
+  triggerCells: number;
+  triggerTicks: number;
   /** EN 50160: nodes evaluated over one ISO week. */
   complianceNodes: number;
   /** PostgreSQL: cells per ingest mode and cells of the aggregated slot. */
@@ -50,6 +53,8 @@ export function sizesFor(quick: boolean): Sizes {
     statusNodes: 5_000,
     statusRepeats: 200,
     statusHttpRepeats: 30,
+    triggerCells: 5_000,
+    triggerTicks: 30,
     complianceNodes: 2_000,
     pgCellsPerWindowBatch: 5_000,
     pgCellsMultiWindow: 2_000,
@@ -67,6 +72,7 @@ export function sizesFor(quick: boolean): Sizes {
     ingestCells: 500,
     aggregationCells: 1_000,
     complianceNodes: 200,
+    triggerTicks: 10,
     pgCellsPerWindowBatch: 500,
     pgCellsMultiWindow: 200,
     pgAggregationCells: 500,
@@ -79,3 +85,32 @@ export const rowsPerTick = (cells: number) => cells * 6 * 4;
 /** How many times faster than real time a row rate is for `cells` cells sending every 20 s. */
 export const realTimeFactor = (rowsPerSec: number, cells: number) =>
   rowsPerSec / (rowsPerTick(cells) / 20);
+
+/** The benchmark steps `--only` can name (comma-separated), in run order. */
+export const STEPS = [
+  "ingest",
+  "grid-status-http",
+  "appender",
+  "aggregation",
+  "grid-status",
+  "triggers",
+  "en50160",
+  "postgres",
+] as const;
+export type Step = (typeof STEPS)[number];
+
+/**
+ * The steps `--only a,b` (or `--only=a,b`) selects from `args`, or every step without it;
+ * an unknown name throws. The calibration always runs (every ratio needs it).
+ */
+export function selectedSteps(args: readonly string[]): Set<Step> {
+  const k = args.findIndex((a) => a === "--only" || a.startsWith("--only="));
+  if (k < 0) return new Set(STEPS);
+  const list = args[k]!.startsWith("--only=") ? args[k]!.slice(7) : args[k + 1] ?? "";
+  const names = list.split(",").map((s) => s.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !(STEPS as readonly string[]).includes(n));
+  if (!names.length || unknown.length) {
+    throw new Error(`--only takes some of ${STEPS.join(", ")}; got "${list}"`);
+  }
+  return new Set(names as Step[]);
+}
