@@ -164,6 +164,22 @@ Deno.test("GridStatusService publishes state changes from new values at once (no
   assert.equal(await service.publishChanges(bus, ["cust"], T0 + 21_000), 0, "nothing new");
 });
 
+Deno.test("GridStatusService: the 20-s watch prepares the answer the next requests get", async () => {
+  const { service, report } = setup();
+  const bus = new EventBus(createLogger("error"));
+  report(T0, () => 230);
+  await service.publishChanges(bus, ["cust"], T0 + 500);
+  report(T0 + 20_000, (n) => (n === "b" ? 200 : 230)); // newer values, within one interval
+  const answer = await service.answer("cust", "LV", T0 + 10_000);
+  const status = JSON.parse(new TextDecoder().decode(answer.body)) as GridStatusDto;
+  assert.equal(status.evaluated_at, new Date(T0 + 500).toISOString(), "the watch's evaluation");
+  assert.equal(stateOf(status, "b"), "OK");
+  await service.publishChanges(bus, ["cust"], T0 + 20_500);
+  const next = await service.answer("cust", "LV", T0 + 21_000);
+  assert.notEqual(next.etag, answer.etag);
+  assert.equal(stateOf(JSON.parse(new TextDecoder().decode(next.body)), "b"), "UNDERVOLTAGE");
+});
+
 Deno.test("GridStatusService re-evaluates when a live phase goes stale without new values", async () => {
   const { service, report } = setup();
   report(T0, () => 230);
