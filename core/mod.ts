@@ -12,7 +12,7 @@ export {
 } from "./time_series_store.ts";
 export { ingestBatch, type IngestLimits, type IngestOutcome } from "./ingest/ingest.ts";
 export { type AppendResult, MeasurementStore, SLOT_MS, type ValidBatch } from "./ingest/store.ts";
-export { Aggregator, SLOT_GRACE_MS } from "./ingest/aggregate.ts";
+export { Aggregator, RECLOSE_MS, SLOT_GRACE_MS } from "./ingest/aggregate.ts";
 export { type MeasurementRow, PHASES, type Rejection } from "./ingest/validate.ts";
 export * from "./events/mod.ts";
 export {
