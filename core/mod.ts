@@ -70,4 +70,4 @@ export {
 } from "./simulator/mod.ts";
 export { pruneRaw } from "./ingest/retention.ts";
 export * from "./mapping/mod.ts";
-export { storeSimulatedRange } from "./ingest/simulated.ts";
+export { columnRow, storeSimulatedRange } from "./ingest/simulated.ts";

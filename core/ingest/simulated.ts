@@ -9,6 +9,7 @@
 import {
   allocateColumns,
   generateColumns,
+  type MeasurementColumns,
   rowsPerWindow,
   type SimCell,
   WINDOW_MS,
@@ -48,28 +49,7 @@ export async function storeSimulatedRange(
       });
     }
     const rows = cells.map((): MeasurementRow[] => []);
-    for (let r = 0; r < count; r++) {
-      const neutral = cols.phase[r] === 3;
-      rows[cols.cell[r]!]!.push({
-        ts: cols.ts[r]!,
-        feeder: cols.feeder[r]!,
-        phase: cols.phase[r]!,
-        u: neutral ? NaN : cols.u[r]!,
-        i: cols.i[r]!,
-        values: {
-          p: cols.p[r]!,
-          q: cols.q[r]!,
-          pf: cols.pf[r]!,
-          thd_u: cols.thdU[r]!,
-          thd_i: cols.thdI[r]!,
-          f: cols.f[r]!,
-          unbalance: cols.unbalance[r]!,
-          pst: cols.pst[r]!,
-          plt: cols.plt[r]!,
-        },
-        h: neutral ? null : Float32Array.from(cols.hU.subarray(r * 24, r * 24 + 24)),
-      });
-    }
+    for (let r = 0; r < count; r++) rows[cols.cell[r]!]!.push(columnRow(cols, r));
     const results = await Promise.all(cells.map((cell, c) => {
       const context = { ...ctx, feederSlots: [] };
       return store.append(cell.cellId, {
@@ -81,4 +61,28 @@ export async function storeSimulatedRange(
     for (const result of results) accepted += result.accepted;
   }
   return accepted;
+}
+
+/** Row `r` of the simulator's columns as the store takes it (the neutral probe has no voltage). */
+export function columnRow(cols: MeasurementColumns, r: number): MeasurementRow {
+  const neutral = cols.phase[r] === 3;
+  return {
+    ts: cols.ts[r]!,
+    feeder: cols.feeder[r]!,
+    phase: cols.phase[r]!,
+    u: neutral ? NaN : cols.u[r]!,
+    i: cols.i[r]!,
+    values: {
+      p: cols.p[r]!,
+      q: cols.q[r]!,
+      pf: cols.pf[r]!,
+      thd_u: cols.thdU[r]!,
+      thd_i: cols.thdI[r]!,
+      f: cols.f[r]!,
+      unbalance: cols.unbalance[r]!,
+      pst: cols.pst[r]!,
+      plt: cols.plt[r]!,
+    },
+    h: neutral ? null : Float32Array.from(cols.hU.subarray(r * 24, r * 24 + 24)),
+  };
 }

@@ -9,20 +9,12 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
 import { startPlatform } from "../../main.ts";
-import { releaseNativeHandles } from "../../core/mod.ts";
 import { createLogger, loadConfig } from "../../modules/kernel/mod.ts";
+import { checkStored, freePort } from "../helpers/acknowledged.ts";
 
 const KILLS = Number(Deno.env.get("CRASH_TEST_KILLS") ?? 4);
 const CELLS = 4;
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
-}
 
 async function waitReady(url: string, child: Deno.ChildProcess): Promise<void> {
   for (let k = 0; k < 300; k++) {
@@ -127,28 +119,11 @@ Deno.test({
       }
       assert.ok(acked.size > 0, "some batches were acknowledged");
 
-      const instance = await DuckDBInstance.create(join(dataDir, "timeseries.duckdb"));
-      const connection = await instance.connect();
-      const rows = (await connection.runAndReadAll(
-        `SELECT s.cell_id, epoch_ms(r.ts), s.phase, r.u FROM raw_measurements r JOIN series s USING (series_id)`,
-      )).getRows() as [string, bigint, number, number][];
-      connection.closeSync();
-      instance.closeSync();
-      await releaseNativeHandles();
-      const stored = new Map<string, number>();
-      const phases = ["L1", "L2", "L3"];
-      let duplicates = 0;
-      for (const [cell, ts, phase, u] of rows) {
-        const key = `${cell}|${Number(ts)}|${phases[phase]}`;
-        if (stored.has(key)) duplicates++;
-        stored.set(key, u);
-      }
-      const lost = [...acked.keys()].filter((key) => !stored.has(key));
-      const changed = [...acked].filter(([key, u]) => stored.has(key) && stored.get(key) !== u);
+      const { stored, lost, duplicates, changed } = await checkStored(dataDir, acked);
       console.log(
         `crash test: ${KILLS} kills (${
           Math.floor((KILLS + 1) / 2)
-        } with a checkpoint after every commit), ${acked.size} acknowledged records, ${rows.length} stored, ${lost.length} lost, ${duplicates} duplicated`,
+        } with a checkpoint after every commit), ${acked.size} acknowledged records, ${stored} stored, ${lost.length} lost, ${duplicates} duplicated`,
       );
       assert.deepEqual(lost, [], "acknowledged records lost");
       assert.equal(duplicates, 0, "records stored twice");

@@ -20,9 +20,9 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
 import { startPlatform } from "../../main.ts";
 import { createLogger, loadConfig } from "../../modules/kernel/mod.ts";
+import { checkStored, freePort } from "../helpers/acknowledged.ts";
 
 const CELLS = 4;
 /** 20-s windows per batch (three phases each, with harmonics). */
@@ -62,13 +62,6 @@ async function mountUnavailable(): Promise<string | null> {
 
 const unavailable = await mountUnavailable();
 if (unavailable) console.log(`disk full test skipped: cannot mount a tmpfs (${unavailable})`);
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
-}
 
 /** Writes `path` until the file system is full, then gives back `freeBytes`; returns its size. */
 async function fill(path: string, freeBytes: number): Promise<number> {
@@ -362,25 +355,9 @@ Deno.test({
       }
       server = undefined;
 
-      const instance = await DuckDBInstance.create(join(dataDir, "timeseries.duckdb"));
-      const connection = await instance.connect();
-      const rows = (await connection.runAndReadAll(
-        `SELECT s.cell_id, epoch_ms(r.ts), s.phase, r.u FROM raw_measurements r JOIN series s USING (series_id)`,
-      )).getRows() as [string, bigint, number, number][];
-      connection.closeSync();
-      instance.closeSync();
-      const stored = new Map<string, number>();
-      const phases = ["L1", "L2", "L3"];
-      let duplicates = 0;
-      for (const [cell, ts, phase, u] of rows) {
-        const key = `${cell}|${Number(ts)}|${phases[phase]}`;
-        if (stored.has(key)) duplicates++;
-        stored.set(key, u);
-      }
-      const lost = [...acked.keys()].filter((key) => !stored.has(key));
-      const changed = [...acked].filter(([key, u]) => stored.has(key) && stored.get(key) !== u);
+      const { stored, lost, duplicates, changed } = await checkStored(dataDir, acked);
       console.log(
-        `disk full test: ${acked.size} acknowledged records, ${rows.length} stored, ${lost.length} lost, ${duplicates} duplicated`,
+        `disk full test: ${acked.size} acknowledged records, ${stored} stored, ${lost.length} lost, ${duplicates} duplicated`,
       );
       assert.ok(acked.size > 0, "some batches were acknowledged");
       assert.deepEqual(lost, [], "acknowledged records lost");

@@ -3,6 +3,7 @@
  * the deterministic simulator at device resolution. Pure apart from the simulator's caches.
  */
 import type { MeasurementRow } from "../../../core/ingest/validate.ts";
+import { columnRow } from "../../../core/mod.ts";
 import type { NewStationGroup } from "../../../modules/grid/mod.ts";
 import type {
   Batch,
@@ -97,26 +98,7 @@ export function lvgridStructure(nodes: number): NewStationGroup[] {
 export function rowsByCell(cols: MeasurementColumns, count: number): Map<number, MeasurementRow[]> {
   const byCell = new Map<number, MeasurementRow[]>();
   for (let r = 0; r < count; r++) {
-    const neutral = cols.phase[r] === 3;
-    const row: MeasurementRow = {
-      ts: cols.ts[r]!,
-      feeder: cols.feeder[r]!,
-      phase: cols.phase[r]!,
-      u: neutral ? NaN : cols.u[r]!,
-      i: cols.i[r]!,
-      values: {
-        p: cols.p[r]!,
-        q: cols.q[r]!,
-        pf: cols.pf[r]!,
-        thd_u: cols.thdU[r]!,
-        thd_i: cols.thdI[r]!,
-        f: cols.f[r]!,
-        unbalance: cols.unbalance[r]!,
-        pst: cols.pst[r]!,
-        plt: cols.plt[r]!,
-      },
-      h: neutral ? null : Float32Array.from(cols.hU.subarray(r * 24, r * 24 + 24)),
-    };
+    const row = columnRow(cols, r);
     const list = byCell.get(cols.cell[r]!);
     if (list) list.push(row);
     else byCell.set(cols.cell[r]!, [row]);
