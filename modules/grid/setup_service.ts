@@ -46,6 +46,12 @@ function refuse(issues: Issue[]): void {
   if (issues.length) throw new AppError("common.validation", { issues });
 }
 
+/** Refuses a grid item's name that breaks the name rules. */
+function refuseName(name: unknown): void {
+  const issue = nameIssue("name", name);
+  refuse(issue ? [issue] : []);
+}
+
 function notFound(): never {
   throw new AppError("grid.elementNotFound");
 }
@@ -265,7 +271,7 @@ export class GridSetupService {
   // --- MV feeder groups
 
   async createMvFeederGroup(customerKey: string, input: Record<string, unknown>) {
-    refuse([nameIssue("name", input.name)].filter((i): i is Issue => i !== null));
+    refuseName(input.name);
     const parent = typeof input.station_group_id === "string" ? input.station_group_id : "";
     return await this.db.transaction(async (tx) => {
       await this.#station(tx, customerKey, parent, true);
@@ -276,7 +282,7 @@ export class GridSetupService {
   }
 
   async updateMvFeederGroup(customerKey: string, id: string, input: Record<string, unknown>) {
-    refuse([nameIssue("name", input.name)].filter((i): i is Issue => i !== null));
+    refuseName(input.name);
     return await this.db.transaction(async (tx) => {
       const mv = await this.#mv(tx, customerKey, id, true);
       const name = String(input.name).trim();
@@ -300,7 +306,7 @@ export class GridSetupService {
   // --- LV groups
 
   async createLvGroup(customerKey: string, input: Record<string, unknown>) {
-    refuse([nameIssue("name", input.name)].filter((i): i is Issue => i !== null));
+    refuseName(input.name);
     const parent = typeof input.mv_feeder_group_id === "string" ? input.mv_feeder_group_id : "";
     return await this.db.transaction(async (tx) => {
       await this.#mv(tx, customerKey, parent, true);
@@ -311,7 +317,7 @@ export class GridSetupService {
   }
 
   async updateLvGroup(customerKey: string, id: string, input: Record<string, unknown>) {
-    refuse([nameIssue("name", input.name)].filter((i): i is Issue => i !== null));
+    refuseName(input.name);
     return await this.db.transaction(async (tx) => {
       const lv = await this.#lv(tx, customerKey, id, true);
       const name = String(input.name).trim();
