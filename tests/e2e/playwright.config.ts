@@ -63,9 +63,11 @@ function server(port: number, env: Record<string, string>) {
       DATA_DIR: mkdtempSync(join(tmpdir(), "gridwatch-e2e-")),
       PUBLIC_URL: url,
       LOG_LEVEL: "warn",
-      // The screens under test do not need measurements yet; a 14-day backfill would only
-      // compete with the browser for the two cores.
-      SIMULATOR: "false",
+      // The demo cells send live and two days of history fill in behind them (about 40 s of
+      // background work), so grid monitoring, statistics and IO screens have data; a 14-day
+      // backfill would only compete with the browser for the two cores.
+      SIMULATOR: "true",
+      SIMULATOR_BACKFILL_DAYS: "2",
       // Test hooks (POST /nsm/e2e/...) for notifications.spec.ts; never set in production.
       E2E_HOOKS: "true",
       ...env,
