@@ -1,9 +1,8 @@
-import { FileSpreadsheet, ImageDown } from "lucide-react";
 import { useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import uPlot from "uplot";
 import { useFormatters } from "../lib/use-formatters.ts";
-import { Button } from "../ui/button.tsx";
+import { ChartFrame } from "./chart-frame.tsx";
 import { chartPng, fileNameOf, saveBlob, toCsv } from "./export.ts";
 import { useCanvasTheme, useUplot } from "./use-uplot.ts";
 
@@ -112,36 +111,13 @@ export function HistogramChart({ title, bins, unit, color, height = 260 }: Histo
   };
 
   return (
-    <figure className="relative flex flex-col gap-1" aria-label={title}>
-      <div className="flex items-center justify-end gap-1">
-        <Button
-          variant="ghost"
-          size="icon"
-          aria-label={t("chart.downloadPng")}
-          title={t("chart.downloadPng")}
-          onClick={downloadPng}
-        >
-          <ImageDown aria-hidden />
-        </Button>
-        <Button
-          variant="ghost"
-          size="icon"
-          aria-label={t("chart.downloadCsv")}
-          title={t("chart.downloadCsv")}
-          onClick={downloadCsv}
-        >
-          <FileSpreadsheet aria-hidden />
-        </Button>
-      </div>
-      <div ref={container} className="gw-chart w-full min-w-0" data-testid="histogram-chart" />
-      {total === 0 && (
-        <p
-          role="status"
-          className="pointer-events-none absolute inset-x-0 top-1/2 text-center text-sm text-muted-foreground"
-        >
-          {t("chart.noValues")}
-        </p>
-      )}
-    </figure>
+    <ChartFrame
+      title={title}
+      testId="histogram-chart"
+      container={container}
+      empty={total === 0}
+      onPng={downloadPng}
+      onCsv={downloadCsv}
+    />
   );
 }

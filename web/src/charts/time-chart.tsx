@@ -1,11 +1,12 @@
 import { useAtomValue } from "jotai";
-import { FileSpreadsheet, ImageDown, ZoomOut } from "lucide-react";
+import { ZoomOut } from "lucide-react";
 import { useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import uPlot from "uplot";
 import { customerAtom } from "../lib/session-atoms.ts";
 import { useFormatters } from "../lib/use-formatters.ts";
 import { Button } from "../ui/button.tsx";
+import { ChartFrame } from "./chart-frame.tsx";
 import { chartPng, fileNameOf, saveBlob, toCsv } from "./export.ts";
 import { useCanvasTheme, useUplot } from "./use-uplot.ts";
 
@@ -21,6 +22,11 @@ export interface ChartSeries {
   values: ArrayLike<number | null>;
   /** Series with the same scale share an axis; by default the unit is the scale. */
   scale?: string;
+  /**
+   * Text of a value on the axis and in the readout (e.g. On/Off of a digital state); by
+   * default the number in the customer's format with the unit. Null: no tick label there.
+   */
+  formatValue?: (value: number) => string | null;
 }
 
 export interface TimeChartProps {
@@ -36,6 +42,10 @@ export interface TimeChartProps {
   /** Drag-zoom reports the range instead of zooming the chart (e.g. to change the period). */
   onZoom?: (fromMs: number, toMs: number) => void;
 }
+
+const DAY_MS = 86_400_000;
+/** The scale of a series: its own, its unit, or one shared by unitless series. */
+const scaleOf = (s: ChartSeries) => s.scale ?? (s.unit || "value");
 
 const hasValue = (values: ArrayLike<number | null>) => {
   for (let k = 0; k < values.length; k++) if (values[k] !== null) return true;
@@ -67,7 +77,7 @@ export function TimeChart(
       ] as uPlot.AlignedData,
     [times, series],
   );
-  const scales = useMemo(() => [...new Set(series.map((s) => s.scale ?? s.unit))], [series]);
+  const scales = useMemo(() => [...new Set(series.map(scaleOf))], [series]);
   const optionsKey = JSON.stringify([
     title,
     height,
@@ -78,14 +88,29 @@ export function TimeChart(
     series.map((s) => [s.label, s.unit, s.color, s.scale]),
     Boolean(onZoom),
     format.number(1.5),
+    format.dateTime(0),
   ]);
 
   const makeOptions = (width: number): uPlot.Options => {
-    const unitOf = (scale: string) => series.find((s) => (s.scale ?? s.unit) === scale)?.unit ?? "";
-    const axisValues = (_: uPlot, splits: number[]) => {
-      const digits = splits.every((v) => Number.isInteger(v)) ? 0 : 2;
-      return splits.map((v) => format.number(v, digits));
+    const axisValues = (scale: string) => {
+      const first = series.find((s) => scaleOf(s) === scale);
+      return (_: uPlot, splits: number[]) => {
+        const own = first?.formatValue;
+        if (own) return splits.map((v) => own(v) ?? "");
+        const digits = splits.every((v) => Number.isInteger(v)) ? 0 : 2;
+        return splits.map((v) => `${format.number(v, digits)} ${first?.unit ?? ""}`.trim());
+      };
     };
+    // Time ticks in the customer's formats and timezone: dates from a day apart, else times
+    // with the date under the first tick of each day.
+    const timeValues = (_: uPlot, splits: number[], _axis: number, _space: number, incr: number) =>
+      splits.map((ms, k) => {
+        if (incr >= DAY_MS) return format.date(ms);
+        const date = format.date(ms);
+        return k === 0 || date !== format.date(splits[k - 1]!)
+          ? `${format.time(ms)}\n${date}`
+          : format.time(ms);
+      });
     const paths = step ? uPlot.paths.stepped!({ align: 1 }) : undefined;
     return {
       width,
@@ -103,33 +128,37 @@ export function TimeChart(
         ),
       },
       axes: [
-        { stroke: theme.muted, grid: { stroke: theme.grid, width: 1 }, ticks: { show: false } },
+        {
+          stroke: theme.muted,
+          grid: { stroke: theme.grid, width: 1 },
+          ticks: { show: false },
+          values: timeValues,
+          size: 48,
+        },
         ...scales.slice(0, 2).map((scale, k): uPlot.Axis => ({
           scale,
           side: k === 0 ? 3 : 1,
-          label: unitOf(scale),
-          labelSize: 18,
           stroke: theme.muted,
           grid: { show: k === 0, stroke: theme.grid, width: 1 },
           ticks: { show: false },
-          values: axisValues,
-          size: 56,
+          values: axisValues(scale),
+          size: 72,
         })),
       ],
       series: [
-        { value: (_u, v) => (v === null ? "—" : format.dateTime(v)) },
+        { label: t("chart.time"), value: (_u, v) => (v === null ? "—" : format.dateTime(v)) },
         ...series.map((s): uPlot.Series => ({
           label: s.label,
-          scale: s.scale ?? s.unit,
+          scale: scaleOf(s),
           stroke: theme.resolve(s.color),
           width: 1.5,
           spanGaps: false,
           points: { show: false },
           ...(paths ? { paths } : {}),
-          value: (
-            _u,
-            v,
-          ) => (v === null || v === undefined ? "—" : `${format.number(v)} ${s.unit}`.trim()),
+          value: (_u, v) =>
+            v === null || v === undefined
+              ? "—"
+              : s.formatValue?.(v) ?? `${format.number(v)} ${s.unit}`.trim(),
         })),
       ],
       hooks: {
@@ -180,51 +209,28 @@ export function TimeChart(
   const empty = times.length === 0 || !series.some((s) => hasValue(s.values));
 
   return (
-    <figure className="relative flex flex-col gap-1" aria-label={title}>
-      <div className="flex items-center justify-end gap-1">
-        {zoomed && (
-          <Button
-            variant="ghost"
-            size="sm"
-            onClick={() => {
-              const chart = plot.current;
-              const xs = chart?.data[0];
-              if (!chart || !xs?.length) return;
-              chart.setScale("x", { min: xs[0]!, max: xs[xs.length - 1]! });
-            }}
-          >
-            <ZoomOut aria-hidden />
-            {t("chart.resetZoom")}
-          </Button>
-        )}
+    <ChartFrame
+      title={title}
+      testId="time-chart"
+      container={container}
+      empty={empty}
+      onPng={downloadPng}
+      onCsv={downloadCsv}
+      actions={zoomed && (
         <Button
           variant="ghost"
-          size="icon"
-          aria-label={t("chart.downloadPng")}
-          title={t("chart.downloadPng")}
-          onClick={downloadPng}
+          size="sm"
+          onClick={() => {
+            const chart = plot.current;
+            const xs = chart?.data[0];
+            if (!chart || !xs?.length) return;
+            chart.setScale("x", { min: xs[0]!, max: xs[xs.length - 1]! });
+          }}
         >
-          <ImageDown aria-hidden />
+          <ZoomOut aria-hidden />
+          {t("chart.resetZoom")}
         </Button>
-        <Button
-          variant="ghost"
-          size="icon"
-          aria-label={t("chart.downloadCsv")}
-          title={t("chart.downloadCsv")}
-          onClick={downloadCsv}
-        >
-          <FileSpreadsheet aria-hidden />
-        </Button>
-      </div>
-      <div ref={container} className="gw-chart w-full min-w-0" data-testid="time-chart" />
-      {empty && (
-        <p
-          role="status"
-          className="pointer-events-none absolute inset-x-0 top-1/2 text-center text-sm text-muted-foreground"
-        >
-          {t("chart.noValues")}
-        </p>
       )}
-    </figure>
+    />
   );
 }

@@ -5,7 +5,13 @@
 import { useAtomValue } from "jotai";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
-import { type CustomerFormats, formatDate, formatDateTime, formatNumber } from "./format.ts";
+import {
+  type CustomerFormats,
+  formatDate,
+  formatDateTime,
+  formatNumber,
+  formatTime,
+} from "./format.ts";
 import { customerAtom } from "./session-atoms.ts";
 
 const FALLBACK: CustomerFormats = {
@@ -25,6 +31,7 @@ export function useFormatters() {
     return {
       dateTime: (value: Date | string | number) => formatDateTime(value, formats, language),
       date: (value: Date | string | number) => formatDate(value, formats, language),
+      time: (value: Date | string | number) => formatTime(value, formats),
       number: (value: number, digits = 2) => formatNumber(value, formats, digits),
     };
   }, [customer, i18n.language]);

@@ -34,6 +34,15 @@ export * from "./map-types.ts";
 setWorkerUrl(workerUrl);
 
 const POINTS = "grid-points";
+const CLUSTERS = "grid-clusters";
+/** Rank of a state in a cluster: the cluster takes its worst member's colour. */
+const STATE_RANK: Readonly<Record<MapState, number>> = {
+  ok: 0,
+  unknown: 1,
+  offline: 2,
+  warning: 3,
+  critical: 4,
+};
 
 /** Colour token of each kind when points are coloured by kind (the setup map). */
 export const KIND_TOKENS: Readonly<Record<MapItemKind, string>> = {
@@ -201,11 +210,62 @@ export function GridMap({
     map.addControl(new NavigationControl({ showCompass: false }), "top-right");
     map.on("load", () => {
       const colour = (state: MapState) => cssColor(`--state-${state}`, "#5f6b78");
-      map.addSource(POINTS, { type: "geojson", data: pointsData(pointsRef.current) });
+      // Points coloured by state are clustered at low zoom, each cluster in its worst state.
+      const clustered = colorBy === "state";
+      const rankOf = [
+        "match",
+        ["get", "state"],
+        ...STATES.flatMap((s) => [s, STATE_RANK[s]]),
+        STATE_RANK.unknown,
+      ] as unknown as ExpressionSpecification;
+      map.addSource(POINTS, {
+        type: "geojson",
+        data: pointsData(pointsRef.current),
+        ...(clustered
+          ? {
+            cluster: true,
+            clusterMaxZoom: 15,
+            clusterRadius: 36,
+            clusterProperties: { worst: ["max", rankOf] },
+          }
+          : {}),
+      });
+      if (clustered) {
+        map.addLayer({
+          id: CLUSTERS,
+          type: "circle",
+          source: POINTS,
+          filter: ["has", "point_count"],
+          paint: {
+            "circle-color": [
+              "match",
+              ["get", "worst"],
+              ...STATES.flatMap((s) => [STATE_RANK[s], colour(s)]),
+              colour("unknown"),
+            ] as unknown as ExpressionSpecification,
+            "circle-radius": ["step", ["get", "point_count"], 12, 10, 16, 100, 21, 1000, 27],
+            "circle-opacity": 0.85,
+            "circle-stroke-width": 3,
+            "circle-stroke-color": cssColor("--surface", "#ffffff"),
+          },
+        });
+        map.on("click", CLUSTERS, async (event: MapLayerMouseEvent) => {
+          const feature = event.features?.[0];
+          const id = feature?.properties?.cluster_id as number | undefined;
+          if (!feature || id === undefined || feature.geometry.type !== "Point") return;
+          const source = map.getSource(POINTS) as GeoJSONSource;
+          const zoom = await source.getClusterExpansionZoom(id);
+          const [lng, lat] = feature.geometry.coordinates as [number, number];
+          map.easeTo({ center: [lng, lat], zoom });
+        });
+        map.on("mouseenter", CLUSTERS, () => (map.getCanvas().style.cursor = "pointer"));
+        map.on("mouseleave", CLUSTERS, () => (map.getCanvas().style.cursor = ""));
+      }
       map.addLayer({
         id: POINTS,
         type: "circle",
         source: POINTS,
+        ...(clustered ? { filter: ["!", ["has", "point_count"]] } : {}),
         paint: {
           "circle-radius": [
             "match",

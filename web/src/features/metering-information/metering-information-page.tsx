@@ -4,11 +4,11 @@
  */
 import { CircleCheck, CircleHelp, CircleOff, CircleX } from "lucide-react";
 import { useNavigate, useSearch } from "@tanstack/react-router";
-import { type ReactNode, useEffect, useState } from "react";
+import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../../lib/api.ts";
 import { useSession } from "../../lib/session-atoms.ts";
-import { useAsync } from "../../lib/use-async.ts";
+import { liveState, REFRESH_MS, useLiveLoad } from "../../lib/use-live-load.ts";
 import { GridMap, type MapFocus, type MapState } from "../../map/grid-map.tsx";
 import { useMapOverlays } from "../../map/map-layers.ts";
 import { cn } from "../../ui/cn.ts";
@@ -17,9 +17,6 @@ import { AsyncState } from "../../ui/loader.tsx";
 import { Page } from "../../ui/page.tsx";
 import { ListMapSwitch } from "../../map/list-map-switch.tsx";
 import { useFormatters } from "../../lib/use-formatters.ts";
-
-/** Spec 9: data refresh interval. */
-const REFRESH_MS = 30_000;
 
 export const METERING_STATES = ["CONNECTED", "DISCONNECTED", "NO_CELL", "UNMEASURED"] as const;
 export type MeteringState = (typeof METERING_STATES)[number];
@@ -95,7 +92,6 @@ function StateBadge({ state }: { state: MeteringState }) {
 export function MeteringInformationPage() {
   const { t } = useTranslation(["metering", "modules", "infrastructure"]);
   const { customer } = useSession();
-  const [tick, setTick] = useState(0);
   const [filter, setFilter] = useState<MeteringState | "ALL">("ALL");
   // The list/map choice lives in the URL (?view=map), so a reload or a shared link keeps it.
   const search = useSearch({ strict: false }) as Record<string, unknown>;
@@ -109,19 +105,13 @@ export function MeteringInformationPage() {
     } as never);
   const [focus, setFocus] = useState<MapFocus | null>(null);
   const { overlays } = useMapOverlays(0);
-  const [data, setData] = useState<StatusResponse | null>(null);
-  const load = useAsync(
+  // Refreshed in place: the last answer stays on screen while the next one loads.
+  const load = useLiveLoad(
     (signal) => api.get<StatusResponse>("/gsm/electrical-works/status", { signal }),
-    [tick],
+    "status",
+    REFRESH_MS,
   );
-  // Keep the last answer on screen while the next refresh loads (no jump, no spinner).
-  useEffect(() => {
-    if (load.status === "success") setData(load.data);
-  }, [load]);
-  useEffect(() => {
-    const timer = window.setInterval(() => setTick((n) => n + 1), REFRESH_MS);
-    return () => window.clearInterval(timer);
-  }, []);
+  const data = load.data;
 
   const format = useFormatters();
   const works = (data?.electrical_works ?? []).filter((w) =>
@@ -136,7 +126,6 @@ export function MeteringInformationPage() {
     state: LOOK[w.state].map,
     detail: t(`states.${w.state}`),
   }));
-  const state = data ? { status: "success" as const, data } : load;
 
   return (
     <Page
@@ -150,7 +139,7 @@ export function MeteringInformationPage() {
         />
       }
     >
-      <AsyncState state={state} onRetry={() => setTick((n) => n + 1)}>
+      <AsyncState state={liveState(load)} onRetry={load.refresh}>
         {(status) =>
           status.electrical_works.length === 0
             ? <EmptyState title={t("empty")} />
