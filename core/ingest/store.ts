@@ -163,6 +163,11 @@ export class MeasurementStore {
     return Number.isFinite(newest) ? newest : null;
   }
 
+  /** How many series (cell, feeder, phase) have sent data. */
+  get seriesCount(): number {
+    return this.#seriesIds.size;
+  }
+
   /** The series id of (cell, feeder, phase), or undefined when it never sent data. */
   seriesId(cellId: string, feeder: number, phase: number): number | undefined {
     return this.#seriesIds.get(`${cellId}|${feeder}|${phase}`);

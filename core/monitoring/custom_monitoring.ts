@@ -1,6 +1,7 @@
 /**
  * Custom monitoring of fast current changes: durations, start rules, trigger detection and the
- * read of a request's window. Re-exported by `core/mod.ts`.
+ * read of a request's window, and the node history of the grid-monitoring screen. Re-exported
+ * by `core/mod.ts`.
  */
 export {
   AUTOMATIC_DURATIONS_MIN,
@@ -28,3 +29,15 @@ export {
   VALUE_INTERVAL_MS,
 } from "./custom_trigger.ts";
 export { type RawSeries, readRawValues } from "./custom_values.ts";
+// The node history of the grid-monitoring screen (its states use the grid status rules).
+export { phaseState, STALE_MS } from "./grid_status.ts";
+export {
+  type GridSeries,
+  NODE_PERIOD_MAX_DAYS,
+  NODE_PERIOD_MIN_MS,
+  type NodeValues,
+  RAW_PERIOD_MAX_MS,
+  readNodeValues,
+  runStart,
+  timeGrid,
+} from "./node_values.ts";

@@ -67,7 +67,11 @@ export function worst(a: GridState, b: GridState): GridState {
   return RANK[b] > RANK[a] ? b : a;
 }
 
-/** State of one phase. */
+/**
+ * State of one phase. A value exactly at a limit is within it: the comparisons are made in
+ * percent (u * 100 against un * (100 + pct)) so that e.g. 207 V at 230 V - 10 % is not read as
+ * below 230 * 0.9 = 207.00000000000003.
+ */
 export function phaseState(
   u: number,
   i: number,
@@ -78,11 +82,12 @@ export function phaseState(
   if (Number.isNaN(u) && Number.isNaN(i)) return "NO_DATA";
   let state: GridState = "OK";
   if (!Number.isNaN(u)) {
-    if (u < un * INTERRUPTION_PCT / 100) return "INTERRUPTION";
-    if (u > un * (1 + t.overvoltagePct / 100)) state = "OVERVOLTAGE";
-    else if (u < un * (1 - t.undervoltagePct / 100)) state = "UNDERVOLTAGE";
+    const pct = u * 100;
+    if (pct < un * INTERRUPTION_PCT) return "INTERRUPTION";
+    if (pct > un * (100 + t.overvoltagePct)) state = "OVERVOLTAGE";
+    else if (pct < un * (100 - t.undervoltagePct)) state = "UNDERVOLTAGE";
   }
-  if (!Number.isNaN(i) && inom > 0 && i > inom * t.overcurrentPct / 100) {
+  if (!Number.isNaN(i) && inom > 0 && i * 100 > inom * t.overcurrentPct) {
     state = worst(state, "OVERCURRENT");
   }
   return state;

@@ -75,3 +75,16 @@ Deno.test("evaluateGridStatus() marks values older than the stale limit as NO_DA
   const fresh = evaluateGridStatus(grid(), values(() => 230, NOW - STALE_MS), 230, T, NOW);
   assert.ok(fresh.every((s) => s.state === "OK"));
 });
+
+Deno.test("a value exactly at a limit is within it (no floating-point rounding)", () => {
+  const t = { overvoltagePct: 10, undervoltagePct: 10, overcurrentPct: 100 };
+  const f32 = (v: number) => Math.fround(v);
+  assert.equal(phaseState(f32(207), 10, 230, 100, t), "OK");
+  assert.equal(phaseState(f32(206.99), 10, 230, 100, t), "UNDERVOLTAGE");
+  assert.equal(phaseState(f32(253), 10, 230, 100, t), "OK");
+  assert.equal(phaseState(f32(253.01), 10, 230, 100, t), "OVERVOLTAGE");
+  assert.equal(phaseState(230, f32(100), 230, 100, t), "OK");
+  assert.equal(phaseState(230, f32(100.01), 230, 100, t), "OVERCURRENT");
+  assert.equal(phaseState(f32(11.5), 0, 230, 100, t), "UNDERVOLTAGE", "5 % is no interruption");
+  assert.equal(phaseState(f32(11.49), 0, 230, 100, t), "INTERRUPTION");
+});

@@ -1,7 +1,8 @@
 /** The grid structure of a customer: creation in one transaction and the nested read model. */
-import { asc, eq, inArray } from "drizzle-orm";
+import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../kernel/mod.ts";
 import {
+  cells,
   type ElectricalWorkType,
   feeders,
   type FeederType,
@@ -147,6 +148,36 @@ export async function createStructure(
     }
   });
   return nodeIds;
+}
+
+/**
+ * A marker that changes whenever what {@link readStructure} reads or which cell is installed
+ * where changes (any customer): row counts and newest row versions (`xmin`) of the structure
+ * tables, and a hash of the cells' placement. One row per table, so that the monitoring can
+ * re-read a structure of thousands of nodes only when it changed.
+ */
+export async function structureVersion(db: Db): Promise<string> {
+  const version = (
+    table:
+      | typeof stationGroups
+      | typeof mvFeederGroups
+      | typeof lvGroups
+      | typeof nodes
+      | typeof feeders,
+  ) =>
+    db.select({
+      rows: sql<string>`count(*)::text`,
+      newest: sql<string>`coalesce(max(${table}.xmin::text::bigint), 0)::text`,
+    }).from(table);
+  const parts = await Promise.all(
+    [stationGroups, mvFeederGroups, lvGroups, nodes, feeders].map(version),
+  );
+  const [placement] = await db.select({
+    hash: sql<
+      string
+    >`md5(coalesce(string_agg(${cells.id} || ':' || coalesce(${cells.nodeId}, '') || ':' || ${cells.type} || ':' || ${cells.revoked}::text, ',' ORDER BY ${cells.id}), ''))`,
+  }).from(cells);
+  return [...parts.map(([p]) => `${p!.rows}.${p!.newest}`), placement!.hash].join("|");
 }
 
 /** The nested structure of one customer, ordered by name (empty list when none is defined). */

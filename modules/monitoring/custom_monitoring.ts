@@ -7,12 +7,14 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import {
   type CustomMonitoringLimits,
   type MeasurementStore,
+  readNodeValues,
   readRawValues,
 } from "../../core/mod.ts";
 import type { CellsService } from "../grid/mod.ts";
 import type { Db, EventBus, Logger } from "../kernel/mod.ts";
 import type { Caller } from "./custom_access.ts";
 import { NodeDirectory, type NodeLookup } from "./custom_nodes.ts";
+import type { NodeHistory } from "./node_detail.ts";
 import { RequestService } from "./custom_requests.ts";
 import { TriggerService } from "./custom_triggers.ts";
 import { TriggerWatcher } from "./custom_watcher.ts";
@@ -40,6 +42,8 @@ export interface CustomMonitoring {
   readonly requests: RequestService;
   readonly triggers: TriggerService;
   readonly watcher: TriggerWatcher;
+  /** The stored values of the nodes (the grid-monitoring node detail reads them too). */
+  readonly history: NodeHistory;
   /** The values of a request's window (404 when the request is missing or foreign). */
   values(
     caller: Caller,
@@ -79,6 +83,12 @@ export async function startCustomMonitoring(deps: CustomMonitoringDeps): Promise
     requests,
     triggers,
     watcher,
+    history: {
+      seriesId: (cell, feeder, phase) => deps.store.seriesId(cell, feeder, phase),
+      latest: deps.store.latest,
+      readRaw: read,
+      readGrid: (ids, from, to) => readNodeValues(deps.connection, ids, from, to),
+    },
     async values(caller, id, range) {
       const { request, node } = await requests.withNode(caller, id);
       const window = requestWindow(request, now(), range);

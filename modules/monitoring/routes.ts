@@ -1,12 +1,23 @@
-/** The evm calls: grid status (spec 7) and custom monitoring. */
+/** The evm calls: grid status (spec 7), one node's detail and history, and custom monitoring. */
 import { Hono } from "hono";
 import { z } from "zod";
 import { type AppEnv, AppError, requireApp, validate } from "../kernel/mod.ts";
 import type { CustomMonitoring } from "./custom_monitoring.ts";
 import { customMonitoringRoutes } from "./custom_routes.ts";
-import type { GridStatusService } from "./service.ts";
+import { nodeDetail, nodeValues, valuesPeriod } from "./node_detail.ts";
+import type { GridStatusService, Level } from "./service.ts";
 
-const statusQuery = z.strictObject({ level: z.enum(["LV", "MV"]) });
+const statusQuery = z.strictObject({
+  level: z.enum(["LV", "MV"]),
+  view: z.enum(["full", "summary"]).default("full"),
+});
+const nodeQuery = z.strictObject({ level: z.enum(["LV", "MV"]) });
+// Periods are checked by valuesPeriod, so that a wrong one answers the data codes (401-403).
+const valuesQuery = z.strictObject({
+  level: z.enum(["LV", "MV"]),
+  from: z.string().max(64).optional(),
+  to: z.string().max(64).optional(),
+});
 
 /** Routes mounted at /evm (behind authentication); custom monitoring when it is given. */
 export function monitoringRoutes(
@@ -21,7 +32,8 @@ export function monitoringRoutes(
     async (c) => {
       const customerKey = await customerKeyOf(c.get("principal").customer);
       if (!customerKey) throw new AppError("common.notFound");
-      const answer = await service.answer(customerKey, c.req.valid("query").level);
+      const { level, view } = c.req.valid("query");
+      const answer = await service.answer(customerKey, level, Date.now(), view);
       const headers: Record<string, string> = {
         ETag: answer.etag,
         "Cache-Control": "private, no-cache",
@@ -41,6 +53,40 @@ export function monitoringRoutes(
     },
   );
   if (customMonitoring) {
+    // One node of the evaluation: 404 grid.elementNotFound when unknown, foreign or not at the level.
+    const node = async (customerKey: string | null, level: Level, id: string) => {
+      const evaluation = customerKey ? await service.nodeEvaluation(customerKey, level, id) : null;
+      if (!customerKey || !evaluation) throw new AppError("grid.elementNotFound");
+      const caller = { userId: "", customerKey, superRole: false, admin: false };
+      const { cellId } = await customMonitoring.requests.node(caller, id);
+      return { evaluation, cellId };
+    };
+    app.get(
+      "/grid-monitoring/nodes/:id",
+      requireApp("app:grid-monitoring"),
+      validate("query", nodeQuery),
+      async (c) => {
+        const { level } = c.req.valid("query");
+        const customerKey = await customerKeyOf(c.get("principal").customer);
+        const { evaluation, cellId } = await node(customerKey, level, c.req.param("id"));
+        return c.json(
+          await nodeDetail(evaluation, level, cellId, customMonitoring.history, Date.now()),
+        );
+      },
+    ).get(
+      "/grid-monitoring/nodes/:id/values",
+      requireApp("app:grid-monitoring"),
+      validate("query", valuesQuery),
+      async (c) => {
+        const q = c.req.valid("query");
+        const period = valuesPeriod(q.from, q.to, Date.now());
+        const customerKey = await customerKeyOf(c.get("principal").customer);
+        const { evaluation, cellId } = await node(customerKey, q.level, c.req.param("id"));
+        return c.json(
+          await nodeValues(evaluation, q.level, cellId, customMonitoring.history, period),
+        );
+      },
+    );
     app.route("/custom-monitoring", customMonitoringRoutes(customMonitoring, customerKeyOf));
   }
   return app;

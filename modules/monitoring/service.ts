@@ -15,10 +15,11 @@ import {
   liveUntil,
   type NodeStatus,
   type NodeTopology,
+  type Thresholds,
 } from "../../core/mod.ts";
 import type { CustomerDto, CustomersService } from "../customers/mod.ts";
 import type { EventBus } from "../kernel/mod.ts";
-import { allNodes } from "../grid/mod.ts";
+import { allNodes, type NodeDto } from "../grid/mod.ts";
 import {
   type GridStatusDto,
   type Level,
@@ -30,6 +31,9 @@ import type { Topology, TopologyCache } from "./topology.ts";
 import "./events.ts";
 
 export type { GridStatusDto, Level } from "./status_body.ts";
+
+/** `full`: nodes with their feeders and phases' values; `summary`: nodes without feeders. */
+export type StatusView = "full" | "summary";
 
 /**
  * How long an evaluation answers requests although newer values arrived: one 20-s value
@@ -49,6 +53,24 @@ export function nominalVoltage(customer: CustomerDto, level: Level): number {
   return Number.isFinite(phase) && phase > 0 ? phase : 230;
 }
 
+/** One node as the current evaluation sees it (GridStatusService.nodeEvaluation). */
+export interface NodeEvaluation {
+  evaluatedAt: number;
+  status: NodeStatus;
+  topology: NodeTopology;
+  path: {
+    stationGroup: { id: string; name: string };
+    mvFeederGroup: { id: string; name: string };
+    lvGroup: { id: string; name: string };
+    node: NodeDto;
+  };
+  /** The name of a node of the customer (for `suppressed_by`). */
+  nameOf(id: string): string | null;
+  /** Nominal phase voltage of the level (V). */
+  nominalVoltage: number;
+  thresholds: Thresholds;
+}
+
 /** One encoded answer: the JSON body, its gzip on demand and a weak ETag. */
 export interface StatusAnswer {
   body: Uint8Array;
@@ -65,7 +87,7 @@ interface Evaluation {
   /** The evaluation is wrong after this time (a live phase goes stale). */
   validUntil: number;
   statuses: NodeStatus[];
-  answer?: StatusAnswer;
+  answers: Partial<Record<StatusView, StatusAnswer>>;
 }
 
 /** What the service reads: topologies, the latest values and the customers' settings. */
@@ -146,15 +168,21 @@ export class GridStatusService {
         undervoltagePct: t.undervoltage_pct,
         overcurrentPct: t.overcurrent_pct,
       }, now),
+      answers: {},
     };
     this.#evaluations.set(key, evaluation);
     return evaluation;
   }
 
   /** The encoded status of one customer's grid at one voltage level. */
-  async answer(customerKey: string, level: Level, now = Date.now()): Promise<StatusAnswer> {
+  async answer(
+    customerKey: string,
+    level: Level,
+    now = Date.now(),
+    view: StatusView = "full",
+  ): Promise<StatusAnswer> {
     const evaluation = await this.#current(customerKey, level, now, true);
-    return evaluation.answer ??= this.#encode(`${customerKey}|${level}`, evaluation, level);
+    return evaluation.answers[view] ??= this.#encode(customerKey, evaluation, level, view);
   }
 
   /** The status of one customer's grid at one voltage level. */
@@ -163,12 +191,19 @@ export class GridStatusService {
     return JSON.parse(new TextDecoder().decode(body)) as GridStatusDto;
   }
 
-  #encode(key: string, evaluation: Evaluation, level: Level): StatusAnswer {
+  #encode(
+    customerKey: string,
+    evaluation: Evaluation,
+    level: Level,
+    view: StatusView,
+  ): StatusAnswer {
     const { topology, statuses } = evaluation;
+    const key = `${customerKey}|${level}|${view}`;
     const body = statusBody(this.#template(topology, level), statuses, {
       level,
       evaluatedAt: evaluation.evaluatedAt,
       hasMvValues: topology.mv.length > 0,
+      feeders: view === "full",
     }, this.#sizes.get(key));
     this.#sizes.set(key, body.length + 4096);
     let zipped: Promise<Uint8Array> | undefined;
@@ -186,6 +221,52 @@ export class GridStatusService {
     };
   }
 
+  /**
+   * One node of the evaluation that answers the grid status of `level` now (the same states the
+   * screen's list shows), with the structure around it and the rules it was evaluated with;
+   * null when the customer has no such node at that level.
+   */
+  async nodeEvaluation(
+    customerKey: string,
+    level: Level,
+    nodeId: string,
+    now = Date.now(),
+  ): Promise<NodeEvaluation | null> {
+    const evaluation = await this.#current(customerKey, level, now, true);
+    const { topology, statuses } = evaluation;
+    const nodes = level === "LV" ? topology.lv : topology.mv;
+    const k = nodes.findIndex((n) => n.id === nodeId);
+    if (k < 0) return null;
+    let path: NodeEvaluation["path"] | null = null;
+    const names = new Map<string, string>();
+    for (const g of topology.structure) {
+      for (const m of g.mv_feeder_groups) {
+        for (const l of m.lv_groups) {
+          for (const node of l.nodes) {
+            names.set(node.id, node.name);
+            if (node.id === nodeId) path = { stationGroup: g, mvFeederGroup: m, lvGroup: l, node };
+          }
+        }
+      }
+    }
+    const customer = await this.customers.getByKey(customerKey);
+    if (!path || !customer) return null;
+    const t = customer.warning_thresholds;
+    return {
+      evaluatedAt: evaluation.evaluatedAt,
+      status: statuses[k]!,
+      topology: nodes[k]!,
+      path,
+      nameOf: (id) => names.get(id) ?? null,
+      nominalVoltage: nominalVoltage(customer, level),
+      thresholds: {
+        overvoltagePct: t.overvoltage_pct,
+        undervoltagePct: t.undervoltage_pct,
+        overcurrentPct: t.overcurrent_pct,
+      },
+    };
+  }
+
   /** Evaluates every customer's LV and MV grid and publishes the nodes whose state changed. */
   async publishChanges(
     bus: EventBus,
@@ -197,9 +278,16 @@ export class GridStatusService {
       for (const level of ["LV", "MV"] as const) {
         const evaluation = await this.#current(customerKey, level, now, false);
         const { topology, statuses, evaluatedAt } = evaluation;
-        // The screens' next requests find the answer encoded (its gzip made off the event loop).
-        evaluation.answer ??= this.#encode(`${customerKey}|${level}`, evaluation, level);
-        evaluation.answer.gzip().catch(() => undefined);
+        // The screens' next requests find the answers encoded (gzip made off the event loop).
+        for (const view of ["summary", "full"] as const) {
+          const answer = evaluation.answers[view] ??= this.#encode(
+            customerKey,
+            evaluation,
+            level,
+            view,
+          );
+          answer.gzip().catch(() => undefined);
+        }
         const nodes = new Map(allNodes(topology.structure).map((n) => [n.id, n]));
         for (const status of statuses) {
           const key = `${level}|${status.id}`;

@@ -76,7 +76,7 @@ function topologyOf(nodes: NodeDto[], builtAt = T0): Topology {
       mv.push({ id: n.id, upstreamNodeId: n.upstream_node_id, feeders: of("MV") });
     }
   }
-  return { structure, lv, mv, builtAt };
+  return { structure, lv, mv, builtAt, version: `v${builtAt}` };
 }
 
 const NODES = [
@@ -270,4 +270,19 @@ Deno.test("GridStatusService writes the status tree: rolled-up states, trimmed n
     i: null,
     state: "NO_DATA",
   });
+});
+
+Deno.test("GridStatusService's summary view has the same tree and states without feeders", async () => {
+  const { service, report } = setup();
+  report(T0, (n) => (n === "b" ? 260 : 230));
+  const full = await service.answer("cust", "LV", T0 + 1_000, "full");
+  const summary = await service.answer("cust", "LV", T0 + 1_000, "summary");
+  assert.notEqual(summary.etag, full.etag, "a cached summary never answers a full request");
+  const decoded = JSON.parse(new TextDecoder().decode(summary.body)) as GridStatusDto;
+  const fullDto = JSON.parse(new TextDecoder().decode(full.body)) as GridStatusDto;
+  const withoutFeeders = structuredClone(fullDto);
+  for (const node of nodesOf(withoutFeeders)) delete (node as Partial<typeof node>).feeders;
+  assert.deepEqual(decoded, withoutFeeders);
+  assert.equal(stateOf(decoded, "b"), "OVERVOLTAGE");
+  assert.ok(summary.body.length < full.body.length);
 });

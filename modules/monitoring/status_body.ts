@@ -233,7 +233,9 @@ const PHASE_HEADS = [
   ascii(`{"phase":"L3","u":`),
 ];
 const I_KEY = ascii(`,"i":`);
-const NO_VALUE_AT = ascii(`,"last_value_at":null,"feeders":[`);
+const NO_VALUE_AT = ascii(`,"last_value_at":null`);
+const FEEDERS_OPEN = ascii(`,"feeders":[`);
+const NODE_CLOSE = ascii("}");
 const byState = (f: (s: GridState) => string) =>
   Object.fromEntries(STATES.map((s) => [s, ascii(f(s))])) as Record<GridState, Uint8Array>;
 const PHASE_TAIL = byState((s) => `,"state":"${s}"}`);
@@ -241,15 +243,17 @@ const FEEDER_STATE = byState((s) => `"${s}","phases":[`);
 const NODE_STATE = byState((s) => `"${s}","suppressed_by":`);
 
 /**
- * The body of one evaluation: `statuses` answer `template`'s nodes in order. `sizeHint` (the
- * previous body's length) saves growing the buffer.
+ * The body of one evaluation: `statuses` answer `template`'s nodes in order. Without `feeders`
+ * (the summary view) nodes carry no feeders. `sizeHint` (the previous body's length) saves
+ * growing the buffer.
  */
 export function statusBody(
   template: StatusTemplate,
   statuses: readonly NodeStatus[],
-  meta: { level: Level; evaluatedAt: number; hasMvValues: boolean },
+  meta: { level: Level; evaluatedAt: number; hasMvValues: boolean; feeders?: boolean },
   sizeHint = 1 << 16,
 ): Uint8Array {
+  const withFeeders = meta.feeders ?? true;
   const { bytes, start } = template;
   const fragment = (f: number) => w.copy(bytes, start[f]!, start[f + 1]!);
   const counts = Object.fromEntries(STATES.map((s) => [s, 0])) as Record<GridState, number>;
@@ -277,7 +281,7 @@ export function statusBody(
   const valueAt = (ms: number) => {
     let bytes = times.get(ms);
     if (!bytes) {
-      times.set(ms, bytes = ascii(`,"last_value_at":"${new Date(ms).toISOString()}","feeders":[`));
+      times.set(ms, bytes = ascii(`,"last_value_at":"${new Date(ms).toISOString()}"`));
     }
     return bytes;
   };
@@ -293,6 +297,8 @@ export function statusBody(
       else fragment(id);
     }
     w.copy(s.lastValueAt === null ? NO_VALUE_AT : valueAt(s.lastValueAt));
+    if (!withFeeders) return w.copy(NODE_CLOSE);
+    w.copy(FEEDERS_OPEN);
     for (let n = 0; n < s.feeders.length; n++) {
       const feeder = s.feeders[n]!;
       if (n) w.copy(COMMA);

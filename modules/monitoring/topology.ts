@@ -1,9 +1,16 @@
 /**
  * The monitored topology of a customer: the grid structure joined with the cells installed at
- * its nodes and the time-series ids their phases write to, rebuilt every 30 s.
+ * its nodes and the time-series ids their phases write to, checked every 30 s and rebuilt when
+ * it changed.
  */
 import type { MeasurementStore, NodeTopology } from "../../core/mod.ts";
-import { allNodes, type CellsService, readStructure, type StationGroupDto } from "../grid/mod.ts";
+import {
+  allNodes,
+  type CellsService,
+  readStructure,
+  type StationGroupDto,
+  structureVersion,
+} from "../grid/mod.ts";
 import type { Db } from "../kernel/mod.ts";
 
 /** MV values exist at MV lines and at transformers with MV voltage estimation. */
@@ -17,7 +24,10 @@ export interface Topology {
   structure: StationGroupDto[];
   lv: NodeTopology[];
   mv: NodeTopology[];
+  /** When it was built or last found unchanged. */
   builtAt: number;
+  /** What it was built from (structure version and known series): equal means unchanged. */
+  version: string;
 }
 
 const TTL_MS = 30_000;
@@ -25,10 +35,12 @@ const TTL_MS = 30_000;
 const MAX_AGE_MS = 120_000;
 
 /**
- * Builds and caches topologies per customer. A topology older than 30 s is rebuilt in the
+ * Builds and caches topologies per customer. A topology older than 30 s is checked in the
  * background while the held one still answers (the grid-status watch asks every 20 s, so it
- * stays current), so that no request waits for reading the structure of thousands of nodes;
- * concurrent callers share one build.
+ * stays current): a one-row-per-table version query, and a rebuild only when the structure, the
+ * cells' placement or the set of known series changed. Reading the structure of thousands of
+ * nodes takes the embedded database about a second of the event loop, so it must not happen
+ * every 30 s, nor while a request waits; concurrent callers share one check.
  */
 export class TopologyCache {
   readonly #cache = new Map<string, { topology?: Topology; building?: Promise<Topology> }>();
@@ -60,11 +72,10 @@ export class TopologyCache {
   #refresh(customerKey: string, now: number): Promise<Topology> {
     const entry = this.#cache.get(customerKey) ?? {};
     this.#cache.set(customerKey, entry);
-    const building = this.#build(customerKey, now).finally(() => {
-      if (entry.building === building) delete entry.building;
-    });
-    entry.building = building;
-    building.then((topology) => {
+    const building = this.#check(customerKey, entry.topology, now).then((topology) => {
+      // An unchanged topology keeps its identity, so evaluations and answers made from it
+      // stay valid.
+      if (topology === entry.topology) return topology;
       entry.topology = topology;
       for (const listener of this.#listeners) {
         try {
@@ -73,11 +84,25 @@ export class TopologyCache {
           // Preparation only: whatever it prepares is made on demand as well.
         }
       }
-    }, () => undefined);
+      return topology;
+    }).finally(() => {
+      if (entry.building === building) delete entry.building;
+    });
+    entry.building = building;
     return building;
   }
 
-  async #build(customerKey: string, now: number): Promise<Topology> {
+  /** `held` when nothing it was built from changed (then marked current), else a new build. */
+  async #check(customerKey: string, held: Topology | undefined, now: number): Promise<Topology> {
+    const version = `${await structureVersion(this.db)}|${this.store.seriesCount}`;
+    if (held?.version === version) {
+      held.builtAt = now;
+      return held;
+    }
+    return await this.#build(customerKey, now, version);
+  }
+
+  async #build(customerKey: string, now: number, version: string): Promise<Topology> {
     const structure = await readStructure(this.db, customerKey);
     const cellOf = new Map<string, string>();
     for (const cell of await this.cells.listFor(customerKey, "INSTALLED")) {
@@ -102,6 +127,6 @@ export class TopologyCache {
         mv.push({ id: node.id, upstreamNodeId: node.upstream_node_id, feeders: mvFeeders });
       }
     }
-    return { structure, lv, mv, builtAt: now };
+    return { structure, lv, mv, builtAt: now, version };
   }
 }

@@ -18,6 +18,7 @@ import { Input } from "../../ui/input.tsx";
 import { AsyncState } from "../../ui/loader.tsx";
 import { Page } from "../../ui/page.tsx";
 import { Toast } from "../../ui/toast.tsx";
+import { TriggerEditor } from "./trigger-editor.tsx";
 
 /** What `GET /csm/customers/{cid}/grid-monitoring-settings` answers. */
 interface GridMonitoringSettings {
@@ -30,15 +31,6 @@ interface GridMonitoringSettings {
   default_mv_nominal_voltage: number | null;
 }
 
-/** The part of a custom monitoring trigger this page shows. */
-interface Trigger {
-  node_id: string | null;
-  delta_lv_a: number;
-  delta_mv_a: number;
-  duration_min: number;
-  enabled: boolean;
-}
-
 const FIELDS = ["overvoltage_pct", "undervoltage_pct", "overcurrent_pct"] as const;
 
 const toForm = (s: GridMonitoringSettings): ThresholdsForm => ({
@@ -47,7 +39,10 @@ const toForm = (s: GridMonitoringSettings): ThresholdsForm => ({
   overcurrent_pct: String(s.warning_thresholds.overcurrent_pct),
 });
 
-/** /grid-monitoring-settings: the warning thresholds, for grid monitoring admins. */
+/**
+ * /grid-monitoring-settings: the warning thresholds and the automatic custom monitoring trigger,
+ * for grid monitoring admins.
+ */
 export function GridMonitoringSettingsPage() {
   const { customer } = useSession();
   const path = `/csm/customers/${encodeURIComponent(customer.key)}/grid-monitoring-settings`;
@@ -71,15 +66,6 @@ function ThresholdsEditor({ path, initial }: { path: string; initial: GridMonito
   const [toast, setToast] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   const dirty = JSON.stringify(form) !== JSON.stringify(toForm(saved));
   useUnsavedGuard(dirty);
-  const triggers = useAsync(
-    (signal) =>
-      api.get<Trigger[]>("/evm/custom-monitoring/triggers", { signal, handleErrors: true }),
-    [],
-  );
-  const customerWide = triggers.status === "success"
-    ? triggers.data.find((tr) => tr.node_id === null && tr.enabled) ??
-      triggers.data.find((tr) => tr.node_id === null)
-    : undefined;
 
   async function save() {
     const found = checkThresholds(form);
@@ -194,22 +180,7 @@ function ThresholdsEditor({ path, initial }: { path: string; initial: GridMonito
             {t("gridMonitoring.currentRule", { pct: form.overcurrent_pct || "–" })}
           </p>
         </section>
-        <section className="flex flex-col gap-2 rounded-lg border bg-surface p-4">
-          <h2 className="text-sm font-semibold">{t("gridMonitoring.triggersTitle")}</h2>
-          <p className="text-xs text-muted-foreground">{t("gridMonitoring.triggersDescription")}</p>
-          <p className="text-sm">
-            {customerWide
-              ? t("gridMonitoring.triggerState", {
-                state: customerWide.enabled
-                  ? t("gridMonitoring.enabled")
-                  : t("gridMonitoring.disabled"),
-                lv: formatNumber(customerWide.delta_lv_a, customer),
-                mv: formatNumber(customerWide.delta_mv_a, customer),
-                duration: customerWide.duration_min,
-              })
-              : t("gridMonitoring.triggerNone")}
-          </p>
-        </section>
+        <TriggerEditor />
       </div>
       <Toast
         open={toast !== null}

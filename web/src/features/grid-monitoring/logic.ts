@@ -1,0 +1,77 @@
+/** The screen's logic without React: list rows, trigger deltas, the running request's axis. */
+import type { GridState, GridStatus, NodeStatus, RequestValues } from "./grid-types.ts";
+
+export type GroupKind = "station" | "mv" | "lv";
+
+/** One line of the list. */
+export type ListRow =
+  | { kind: GroupKind; id: string; name: string; state: GridState; path: string[] }
+  | { kind: "node"; id: string; node: NodeStatus; path: string[] };
+
+/** Flattens the tree to rows, keeping the groups that hold a node that `keep` accepts. */
+export function listRows(status: GridStatus, keep: (node: NodeStatus) => boolean): ListRow[] {
+  const rows: ListRow[] = [];
+  for (const g of status.station_groups) {
+    const groupRows: ListRow[] = [];
+    for (const m of g.mv_feeder_groups) {
+      const mvRows: ListRow[] = [];
+      for (const l of m.lv_groups) {
+        const path = [g.name, m.name, l.name];
+        const nodes = l.nodes.filter(keep).map((node): ListRow => ({
+          kind: "node",
+          id: node.id,
+          node,
+          path,
+        }));
+        if (!nodes.length) continue;
+        mvRows.push({ kind: "lv", id: l.id, name: l.name, state: l.state, path }, ...nodes);
+      }
+      if (!mvRows.length) continue;
+      groupRows.push(
+        { kind: "mv", id: m.id, name: m.name, state: m.state, path: [g.name, m.name] },
+        ...mvRows,
+      );
+    }
+    if (!groupRows.length) continue;
+    rows.push({ kind: "station", id: g.id, name: g.name, state: g.state, path: [g.name] });
+    rows.push(...groupRows);
+  }
+  return rows;
+}
+
+/** Spec 5 and the server's rule: absolute current deltas of a trigger, 1 to 3000 A, 2 decimals. */
+export const DELTA_MIN_A = 1;
+export const DELTA_MAX_A = 3000;
+
+/** The error key of a delta as typed, or null when it is valid. */
+export function deltaError(text: string): "required" | "range" | null {
+  const value = text.trim().replace(",", ".");
+  if (!value) return "required";
+  const n = Number(value);
+  if (
+    !Number.isFinite(n) || n < DELTA_MIN_A || n > DELTA_MAX_A || !/^\d+(\.\d{1,2})?$/.test(value)
+  ) {
+    return "range";
+  }
+  return null;
+}
+
+/**
+ * The phases' currents on one time axis: the union of their times, null where a phase has no
+ * value, and a null slot between values more than two intervals apart so a gap stays a gap.
+ */
+export function alignPhases(
+  phases: RequestValues["feeders"][number]["phases"],
+): { times: number[]; currents: (number | null)[][] } {
+  const all = [...new Set(phases.flatMap((p) => p.t))].sort((a, b) => a - b);
+  const times: number[] = [];
+  for (const [k, ts] of all.entries()) {
+    if (k && ts - all[k - 1]! > 40_000) times.push(all[k - 1]! + 20_000);
+    times.push(ts);
+  }
+  const currents = phases.map((p) => {
+    const at = new Map(p.t.map((ts, k) => [ts, p.i[k] ?? null]));
+    return times.map((ts) => at.get(ts) ?? null);
+  });
+  return { times, currents };
+}

@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import type { GridStatus, NodeStatus } from "./grid-types.ts";
+import { alignPhases, deltaError, listRows } from "./logic.ts";
+
+const node = (id: string, state: NodeStatus["state"]): NodeStatus => ({
+  id,
+  name: id,
+  latitude: 47,
+  longitude: 8,
+  upstream_node_id: null,
+  electrical_work: { name: id, type: "LV_CABINET" },
+  state,
+  suppressed_by: null,
+  last_value_at: null,
+});
+
+const status = {
+  level: "LV",
+  evaluated_at: "2026-11-22T10:00:00.000Z",
+  has_mv_values: false,
+  alarms: 1,
+  counts: { OK: 2, UNDERVOLTAGE: 1, OVERVOLTAGE: 0, OVERCURRENT: 0, NO_DATA: 0, INTERRUPTION: 0 },
+  station_groups: [{
+    id: "s",
+    name: "S",
+    state: "UNDERVOLTAGE",
+    mv_feeder_groups: [{
+      id: "m",
+      name: "M",
+      state: "UNDERVOLTAGE",
+      lv_groups: [
+        { id: "l1", name: "L1", state: "OK", nodes: [node("a", "OK"), node("b", "OK")] },
+        { id: "l2", name: "L2", state: "UNDERVOLTAGE", nodes: [node("c", "UNDERVOLTAGE")] },
+      ],
+    }],
+  }],
+} satisfies GridStatus;
+
+Deno.test("listRows: groups above their nodes, empty groups left out by a filter", () => {
+  assert.deepEqual(
+    listRows(status, () => true).map((r) => `${r.kind}:${r.id}`),
+    ["station:s", "mv:m", "lv:l1", "node:a", "node:b", "lv:l2", "node:c"],
+  );
+  const warned = listRows(status, (n) => n.state !== "OK");
+  assert.deepEqual(warned.map((r) => r.id), ["s", "m", "l2", "c"]);
+  assert.deepEqual(warned.at(-1)!.path, ["S", "M", "L2"]);
+  assert.deepEqual(listRows(status, () => false), []);
+});
+
+Deno.test("deltaError mirrors the server: required, 1 to 3000 A, at most 2 decimals", () => {
+  assert.equal(deltaError(""), "required");
+  assert.equal(deltaError("  "), "required");
+  assert.equal(deltaError("0.99"), "range");
+  assert.equal(deltaError("1"), null);
+  assert.equal(deltaError("50,25"), null);
+  assert.equal(deltaError("50.125"), "range");
+  assert.equal(deltaError("3000"), null);
+  assert.equal(deltaError("3000.01"), "range");
+  assert.equal(deltaError("-5"), "range");
+});
+
+Deno.test("alignPhases: one axis, nulls for missing values and a null slot in a gap", () => {
+  const { times, currents } = alignPhases([
+    { phase: "L1", t: [0, 20_000, 100_000], u: [230, 230, 230], i: [1, 2, 3] },
+    { phase: "L2", t: [20_000, 100_000], u: [230, 230], i: [5, 6] },
+  ]);
+  assert.deepEqual(times, [0, 20_000, 40_000, 100_000]);
+  assert.deepEqual(currents, [[1, 2, null, 3], [null, 5, null, 6]]);
+});

@@ -1,0 +1,204 @@
+/**
+ * The customer-wide automatic trigger of custom monitoring (spec 2.8, 5, 9): the absolute current
+ * deltas for LV and MV (both required, 1 to 3000 A with 2 decimals, as the server checks), the
+ * duration from the automatic list, and whether it is enabled.
+ */
+import { Save } from "lucide-react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { api } from "../../lib/api.ts";
+import { useErrorText } from "../../lib/use-error-text.ts";
+import { useFormatters } from "../../lib/use-formatters.ts";
+import { Button } from "../../ui/button.tsx";
+import { FormField } from "../../ui/form-field.tsx";
+import { Input } from "../../ui/input.tsx";
+import { Loader, LoadError } from "../../ui/loader.tsx";
+import { Select } from "../../ui/select.tsx";
+import { Switch } from "../../ui/switch.tsx";
+import { useDurationText } from "./custom-monitoring.tsx";
+import { AUTOMATIC_DURATIONS, type Trigger } from "./grid-types.ts";
+import { DELTA_MAX_A, DELTA_MIN_A, deltaError } from "./logic.ts";
+import { useLiveLoad } from "../../lib/use-live-load.ts";
+
+const BASE = "/evm/custom-monitoring/triggers";
+
+interface Form {
+  lv: string;
+  mv: string;
+  duration: string;
+  enabled: boolean;
+}
+
+const toForm = (t: Trigger | undefined): Form => ({
+  lv: t ? String(t.delta_lv_a) : "",
+  mv: t ? String(t.delta_mv_a) : "",
+  duration: String(t?.duration_min ?? 10),
+  enabled: t?.enabled ?? true,
+});
+
+export function TriggerEditor() {
+  const { t } = useTranslation("grid-monitoring");
+  const triggers = useLiveLoad<Trigger[]>(
+    (signal) => api.get(BASE, { signal, handleErrors: true }),
+    "triggers",
+    null,
+  );
+  if (!triggers.data) {
+    return triggers.error ? <LoadError onRetry={triggers.refresh} /> : <Loader />;
+  }
+  const list = triggers.data;
+  const wide = list.find((tr) => tr.node_id === null && tr.enabled) ??
+    list.find((tr) => tr.node_id === null);
+  const nodeTriggers = list.filter((tr) => tr.node_id !== null && tr.enabled).length;
+  return <Editor initial={wide} nodeTriggers={nodeTriggers} title={t("trigger.title")} />;
+}
+
+function Editor({
+  initial,
+  nodeTriggers,
+  title,
+}: {
+  initial: Trigger | undefined;
+  nodeTriggers: number;
+  title: string;
+}) {
+  const { t } = useTranslation("grid-monitoring");
+  const format = useFormatters();
+  const errorText = useErrorText();
+  const durationText = useDurationText();
+  const [trigger, setTrigger] = useState(initial);
+  const [form, setForm] = useState(() => toForm(initial));
+  const [touched, setTouched] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [result, setResult] = useState<{ ok: boolean; text: string; code?: number } | null>(
+    null,
+  );
+  const lvError = deltaError(form.lv);
+  const mvError = deltaError(form.mv);
+  const message = (e: "required" | "range" | null) =>
+    !touched || !e ? null : e === "required" ? t("trigger.required") : t("trigger.range", {
+      min: format.number(DELTA_MIN_A, 0),
+      max: format.number(DELTA_MAX_A, 0),
+    });
+  const dirty = JSON.stringify(form) !== JSON.stringify(toForm(trigger));
+
+  async function save() {
+    setTouched(true);
+    setResult(null);
+    if (lvError || mvError) return;
+    setSaving(true);
+    const body = {
+      delta_lv_a: Number(form.lv.trim().replace(",", ".")),
+      delta_mv_a: Number(form.mv.trim().replace(",", ".")),
+      duration_min: Number(form.duration),
+      enabled: form.enabled,
+    };
+    try {
+      const saved = trigger
+        ? await api.put<Trigger>(`${BASE}/${trigger.id}`, body, { handleErrors: true })
+        : await api.post<Trigger>(BASE, { node_id: null, ...body }, { handleErrors: true });
+      setTrigger(saved);
+      setForm(toForm(saved));
+      setResult({ ok: true, text: t("trigger.saved") });
+    } catch (error) {
+      const { text, code } = errorText(error);
+      setResult({ ok: false, text: text || t("trigger.saveFailed"), ...(code ? { code } : {}) });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <section
+      className="flex flex-col gap-3 rounded-lg border bg-surface p-4"
+      data-testid="trigger-editor"
+    >
+      <h2 className="text-sm font-semibold">{title}</h2>
+      <p className="text-xs text-muted-foreground">{t("trigger.description")}</p>
+      {trigger ? null : <p className="text-xs text-muted-foreground">{t("trigger.none")}</p>}
+      <form
+        noValidate
+        className="grid gap-3 sm:grid-cols-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
+        <FormField label={t("trigger.deltaLv")} error={message(lvError)}>
+          {(p) => (
+            <Input
+              {...p}
+              required
+              type="number"
+              inputMode="decimal"
+              min={DELTA_MIN_A}
+              max={DELTA_MAX_A}
+              step="0.01"
+              value={form.lv}
+              onChange={(e) => setForm((f) => ({ ...f, lv: e.target.value }))}
+            />
+          )}
+        </FormField>
+        <FormField label={t("trigger.deltaMv")} error={message(mvError)}>
+          {(p) => (
+            <Input
+              {...p}
+              required
+              type="number"
+              inputMode="decimal"
+              min={DELTA_MIN_A}
+              max={DELTA_MAX_A}
+              step="0.01"
+              value={form.mv}
+              onChange={(e) => setForm((f) => ({ ...f, mv: e.target.value }))}
+            />
+          )}
+        </FormField>
+        <FormField label={t("trigger.duration")}>
+          {(p) => (
+            <Select
+              {...p}
+              value={form.duration}
+              onValueChange={(duration) => setForm((f) => ({ ...f, duration }))}
+              options={AUTOMATIC_DURATIONS.map((m) => ({
+                value: String(m),
+                label: durationText(m),
+              }))}
+            />
+          )}
+        </FormField>
+        <label className="flex items-center gap-2 text-sm sm:col-span-2">
+          <Switch
+            checked={form.enabled}
+            onCheckedChange={(enabled) => setForm((f) => ({ ...f, enabled }))}
+          />
+          {t("trigger.enabled")}
+        </label>
+        <div className="flex justify-end">
+          <Button type="submit" disabled={saving || (!dirty && trigger !== undefined)}>
+            <Save aria-hidden />
+            {t("trigger.save")}
+          </Button>
+        </div>
+      </form>
+      {result
+        ? (
+          <p
+            role={result.ok ? "status" : "alert"}
+            className={result.ok ? "text-sm text-state-ok" : "text-sm text-state-critical"}
+          >
+            {result.text}
+            {result.code ? <small className="ml-2 text-xs">({result.code})</small> : null}
+          </p>
+        )
+        : null}
+      {nodeTriggers
+        ? (
+          <p className="text-xs text-muted-foreground">
+            {t("trigger.nodeTriggers", { count: nodeTriggers })}
+          </p>
+        )
+        : null}
+    </section>
+  );
+}
