@@ -2,8 +2,8 @@
  * Reads nodes' 10-minute aggregates from DuckDB into the typed arrays the EN 50160 engine
  * evaluates. Slots without a row stay NaN (missing), never filled in.
  */
-import duckdb from "@duckdb/node-bindings";
-import type { DuckDBConnection, DuckDBDataChunk } from "@duckdb/node-api";
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { readVector } from "../vectors.ts";
 import { type ComplianceInput, type ComplianceResult, evaluateCompliance } from "../en50160/mod.ts";
 import type { Series } from "../en50160/_count.ts";
 import { HARMONIC_ORDERS } from "../ingest/schema.ts";
@@ -98,8 +98,8 @@ export async function loadComplianceInputs(
   for (let c = 0; c < result.chunkCount; c++) {
     const chunk = result.getChunk(c);
     const rows = chunk.rowCount;
-    const ids = readVector(chunk, 0, rows, "i32").values;
-    const times = readVector(chunk, 1, rows, "f64").values;
+    const ids = readVector(chunk, 0, rows, Int32Array).values;
+    const times = readVector(chunk, 1, rows, Float64Array).values;
     // Where each row goes (-1: not ours or outside the period), computed once per row.
     const owner = new Int32Array(rows).fill(-1);
     const slotOf = new Int32Array(rows);
@@ -110,17 +110,17 @@ export async function loadComplianceInputs(
       slotOf[r] = slot;
     }
     for (const [at, targets] of columns) {
-      const { values, valid } = readVector(chunk, at, rows);
+      const { values, valid } = readVector(chunk, at, rows, Float32Array);
       for (let r = 0; r < rows; r++) {
         const o = owner[r]!;
         if (o >= 0) targets[o]![slotOf[r]!] = valid(r) ? values[r]! : NaN;
       }
     }
-    const plt = readVector(chunk, 2 + PLT, rows);
-    const fMin = readVector(chunk, 2 + F_MIN, rows);
-    const fMax = readVector(chunk, 2 + F_MAX, rows);
-    const unbalance = readVector(chunk, 2 + UNBALANCE, rows);
-    const flags = readVector(chunk, 2 + FLOATS, rows, "u8").values;
+    const plt = readVector(chunk, 2 + PLT, rows, Float32Array);
+    const fMin = readVector(chunk, 2 + F_MIN, rows, Float32Array);
+    const fMax = readVector(chunk, 2 + F_MAX, rows, Float32Array);
+    const unbalance = readVector(chunk, 2 + UNBALANCE, rows, Float32Array);
+    const flags = readVector(chunk, 2 + FLOATS, rows, Uint8Array).values;
     for (let r = 0; r < rows; r++) {
       const o = owner[r]!;
       if (o < 0) continue;
@@ -145,26 +145,6 @@ export async function loadComplianceInputs(
     }
   }
   return inputs;
-}
-
-const ARRAYS = { i32: Int32Array, f64: Float64Array, f32: Float32Array, u8: Uint8Array };
-
-/** Column `index` of a result chunk as a typed array and its validity (NULL: invalid). */
-function readVector(
-  chunk: DuckDBDataChunk,
-  index: number,
-  rows: number,
-  type: keyof typeof ARRAYS = "f32",
-): { values: ArrayLike<number>; valid(row: number): boolean } {
-  const vector = duckdb.data_chunk_get_vector(chunk.chunk, index);
-  const Type = ARRAYS[type];
-  const bytes = duckdb.vector_get_data(vector, rows * Type.BYTES_PER_ELEMENT);
-  const values = new Type(bytes.buffer as ArrayBuffer, bytes.byteOffset, rows);
-  const mask = duckdb.vector_get_validity(vector, Math.ceil(rows / 64) * 8);
-  return {
-    values,
-    valid: mask?.length ? (row) => ((mask[row >>> 3]! >> (row & 7)) & 1) === 1 : () => true,
-  };
 }
 
 /** EN 50160 result of one node for `[from, to)` (an ISO week or a custom report period). */

@@ -1,4 +1,5 @@
 import { createRoute, lazyRouteComponent, redirect } from "@tanstack/react-router";
+import * as z from "zod/mini";
 import { carriedVoltage } from "../lib/voltage.ts";
 import { rootRoute } from "./root.tsx";
 import { requireVoltage, voltageSearch } from "./search.ts";
@@ -9,6 +10,25 @@ export const visualStatisticsRoute = createRoute({
   path: "visual-statistics",
   staticData: { moduleId: "visual-statistics" },
   validateSearch: voltageSearch,
+});
+
+const text = z.catch(z.optional(z.string()), undefined);
+
+/**
+ * The selection of both screens lives in the URL (features/visual-statistics/selection.ts reads
+ * it): feeders and parameters as comma lists, chart type, phase, min/max, and either a quick
+ * `range` or `from`/`to` ISO instants. Values of the wrong type are dropped, not refused.
+ */
+const selectionSearch = z.looseObject({
+  feeders: text,
+  parameters: text,
+  parameter: text,
+  chart: text,
+  phase: text,
+  minmax: z.catch(z.optional(z.boolean()), undefined),
+  range: text,
+  from: text,
+  to: text,
 });
 
 export const visualStatisticsIndexRoute = createRoute({
@@ -28,6 +48,7 @@ export const statisticsRoute = createRoute({
   getParentRoute: () => visualStatisticsRoute,
   path: "statistics",
   staticData: { section: "statistics" },
+  validateSearch: selectionSearch,
   beforeLoad: requireVoltage,
   component: lazyRouteComponent(
     () => import("../features/visual-statistics/statistics-page.tsx"),
@@ -40,6 +61,7 @@ export const compareRoute = createRoute({
   getParentRoute: () => visualStatisticsRoute,
   path: "compare",
   staticData: { section: "compare" },
+  validateSearch: selectionSearch,
   beforeLoad: requireVoltage,
   component: lazyRouteComponent(
     () => import("../features/visual-statistics/compare-page.tsx"),

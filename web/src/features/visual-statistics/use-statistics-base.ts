@@ -1,0 +1,42 @@
+/**
+ * What both screens load first: the grid (reshaped station groups) and the parameters with
+ * their limits; it also tells the header whether Medium Voltage can be chosen.
+ */
+import { useNavigate } from "@tanstack/react-router";
+import { useCallback, useMemo } from "react";
+import { useMvAvailability } from "../../lib/shell-atoms.ts";
+import { useAsync } from "../../lib/use-async.ts";
+import type { Voltage } from "../../lib/voltage.ts";
+import type { SelectionSearch } from "./selection.ts";
+import { feederIndex, panelTree } from "./structure.ts";
+import { vsmApi } from "./vsm-api.ts";
+
+export function useStatisticsBase(voltage: Voltage) {
+  const structure = useAsync((signal) => vsmApi.structure(signal), []);
+  const parameters = useAsync((signal) => vsmApi.parameters(signal), []);
+  const view = structure.status === "success" ? structure.data : null;
+  // Spec 2.4: Medium Voltage is disabled when no MV feeder exists.
+  useMvAvailability(view ? view.has_mv_feeders : true);
+  const tree = useMemo(() => (view ? panelTree(view, voltage) : []), [view, voltage]);
+  const index = useMemo(() => feederIndex(tree), [tree]);
+  const otherIndex = useMemo(
+    () => feederIndex(view ? panelTree(view, voltage === "lv" ? "mv" : "lv") : []),
+    [view, voltage],
+  );
+  return { structure, parameters, tree, index, otherIndex };
+}
+
+/**
+ * Changes part of the URL search of the current screen. Selection changes replace the entry;
+ * `push` (a drag-zoom) adds one so that Back returns to the previous period.
+ */
+export function useSearchPatch(): (patch: SelectionSearch, push?: boolean) => void {
+  const navigate = useNavigate();
+  return useCallback((patch, push = false) => {
+    void navigate({
+      to: ".",
+      search: (prev: Record<string, unknown>) => ({ ...prev, ...patch }),
+      replace: !push,
+    } as never);
+  }, [navigate]);
+}
