@@ -12,11 +12,19 @@ const DAY_MS = 86_400_000;
 /** The firmware version simulated cells report. */
 export const SIM_FIRMWARE = "2.4.1";
 
-/** I/O wiring of simulated cells: a door contact on every cell, the boilers' relay. */
+/**
+ * I/O wiring of simulated cells: a door contact, the boiler relay (the boiler's run where the
+ * cell measures a boiler, else the utility's night-tariff boiler release) and a cabinet
+ * temperature sensor on a 4-20 mA analog input.
+ */
 export const SIM_IO = {
   door: { module: 1, channel: 1, kind: "DI" },
   boilerRelay: { module: 2, channel: 1, kind: "DO" },
+  temperature: { module: 3, channel: 1, kind: "AI" },
 } as const;
+
+/** The temperature sensor's range (°C) mapped linearly onto 4-20 mA. */
+export const SIM_TEMPERATURE_RANGE_C = [-20, 80] as const;
 
 function hex(value: number): string {
   return (value >>> 0).toString(16).padStart(8, "0");
@@ -69,6 +77,30 @@ function doorOpen(plan: CellPlan, ctx: WindowContext): boolean {
   return now >= start && now < end;
 }
 
+/** The night-tariff boiler release: 22:00 to 06:00 local, staggered up to 45 min per cell. */
+function boilerRelease(plan: CellPlan, ctx: WindowContext): boolean {
+  const stagger = Math.floor(unit(mix(plan.key, 0xb011)) * 45) * 60_000;
+  const now = ctx.localStartMs - ctx.dayIndex * DAY_MS;
+  return now >= 22 * HOUR_MS + stagger || now < 6 * HOUR_MS + stagger;
+}
+
+/**
+ * The cabinet temperature (°C): the ambient curve (season and time of day) warmed by the
+ * enclosure, a fixed offset per cell and a slow drift, deterministic per cell, time and seed.
+ */
+export function cabinetTemperature(plan: CellPlan, ctx: WindowContext): number {
+  const indoor = plan.cell.nodeKind === "MV_LV_STATION" ? 8 : 5;
+  const drift = valueNoise(mix(plan.key, ctx.seed ^ 0x7e3b), ctx.midMs, 3 * HOUR_MS);
+  return ctx.ambientC + indoor + 2 * trait(plan.key, 61) + 1.5 * drift;
+}
+
+/** A temperature as the 4-20 mA signal of {@link SIM_TEMPERATURE_RANGE_C}, to 0.01 mA. */
+export function temperatureToMa(celsius: number): number {
+  const [low, high] = SIM_TEMPERATURE_RANGE_C;
+  const clamped = Math.min(high, Math.max(low, celsius));
+  return Math.round((4 + (16 * (clamped - low)) / (high - low)) * 100) / 100;
+}
+
 /** The window's I/O states. */
 export function ioRecords(
   plan: CellPlan,
@@ -76,7 +108,10 @@ export function ioRecords(
   ts: string,
   boiler: number,
 ): IoRecord[] {
-  const io: IoRecord[] = [{ ts, ...SIM_IO.door, value: doorOpen(plan, ctx) ? 1 : 0 }];
-  if (plan.hasBoiler) io.push({ ts, ...SIM_IO.boilerRelay, value: boiler >= 0.5 ? 1 : 0 });
-  return io;
+  const relay = plan.hasBoiler ? boiler >= 0.5 : boilerRelease(plan, ctx);
+  return [
+    { ts, ...SIM_IO.door, value: doorOpen(plan, ctx) ? 1 : 0 },
+    { ts, ...SIM_IO.boilerRelay, value: relay ? 1 : 0 },
+    { ts, ...SIM_IO.temperature, value: temperatureToMa(cabinetTemperature(plan, ctx)) },
+  ];
 }

@@ -28,6 +28,7 @@ interface Texts {
   mappingInvalid: (node: string, status: string) => string;
   stateDone: (type: string) => string;
   stateFailed: (type: string) => string;
+  ioStateChanged: (module: string, channel: number, node: string, on: boolean) => string;
 }
 
 const TEXTS: Record<MailLanguage, Texts> = {
@@ -58,6 +59,8 @@ const TEXTS: Record<MailLanguage, Texts> = {
     mappingInvalid: (node, status) => `The line mapping at ${node} is not valid (${status})`,
     stateDone: (type) => `${type}: ready for download`,
     stateFailed: (type) => `${type}: failed`,
+    ioStateChanged: (module, channel, node, on) =>
+      `${module} channel ${channel} at ${node} is ${on ? "on" : "off"}`,
   },
   fr: {
     validationSubject: "GridWatch : confirmez votre adresse e-mail",
@@ -89,6 +92,8 @@ const TEXTS: Record<MailLanguage, Texts> = {
     mappingInvalid: (node, status) => `Le mappage de ligne à ${node} n'est pas valide (${status})`,
     stateDone: (type) => `${type} : prêt au téléchargement`,
     stateFailed: (type) => `${type} : échec`,
+    ioStateChanged: (module, channel, node, on) =>
+      `${module} canal ${channel} à ${node} : ${on ? "activé" : "désactivé"}`,
   },
   de: {
     validationSubject: "GridWatch: Bestätigen Sie Ihre E-Mail-Adresse",
@@ -118,6 +123,8 @@ const TEXTS: Record<MailLanguage, Texts> = {
       `Die Leitungszuordnung bei ${node} ist nicht gültig (${status})`,
     stateDone: (type) => `${type}: bereit zum Herunterladen`,
     stateFailed: (type) => `${type}: fehlgeschlagen`,
+    ioStateChanged: (module, channel, node, on) =>
+      `${module} Kanal ${channel} bei ${node} ist ${on ? "ein" : "aus"}`,
   },
   uk: {
     validationSubject: "GridWatch: підтвердьте свою адресу електронної пошти",
@@ -145,6 +152,8 @@ const TEXTS: Record<MailLanguage, Texts> = {
     mappingInvalid: (node, status) => `Відповідність ліній на ${node} неправильна (${status})`,
     stateDone: (type) => `${type}: готово до завантаження`,
     stateFailed: (type) => `${type}: помилка`,
+    ioStateChanged: (module, channel, node, on) =>
+      `${module}, канал ${channel} на ${node}: ${on ? "увімкнено" : "вимкнено"}`,
   },
 };
 
@@ -178,6 +187,13 @@ export function notificationLine(
       return n.info.status === "CORRECT"
         ? t.mappingCorrect(node)
         : t.mappingInvalid(node, n.info.status ?? "-");
+    case "IO_STATE_CHANGED":
+      return t.ioStateChanged(
+        n.info.status ?? "-",
+        n.info.counter ?? 1,
+        node,
+        n.info.state === "ON",
+      );
     default:
       return n.info.state === "DONE"
         ? t.stateDone(t.types[n.type])

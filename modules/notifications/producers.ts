@@ -8,6 +8,7 @@
  */
 import type { CustomTriggerFired, NodeStateChanged } from "../monitoring/mod.ts";
 import type { CellsToConfigure, MappingValidated } from "../grid/mod.ts";
+import type { IoStateChanged } from "../io_monitoring/mod.ts";
 import { type EventBus, holdsKey, type Logger } from "../kernel/mod.ts";
 import type { CurrentUserDto, EmailValidationRequested } from "../users/mod.ts";
 import { notificationMail, validationMail } from "./mail_texts.ts";
@@ -113,6 +114,29 @@ export function coalesceNodeChanges(
       ew_name: first.electricalWorkName,
       start_time: first.at,
     },
+  };
+}
+
+/**
+ * A digital state change of an I/O channel (io.stateChanged) as an IO_MONITORING notification:
+ * WARNING when a digital input becomes active (e.g. a door opens), else INFO; `state` ON/OFF,
+ * `status` the module name, `counter` the channel.
+ */
+export function ioAnnouncement(e: IoStateChanged): Announcement {
+  return {
+    customerKey: e.customerKey,
+    type: "IO_MONITORING",
+    name: "IO_STATE_CHANGED",
+    severity: e.moduleType === "DIGITAL_INPUT" && e.value === 1 ? "WARNING" : "INFO",
+    info: {
+      ew_name: e.electricalWorkName,
+      node_name: e.nodeName,
+      start_time: e.at,
+      state: e.value === 1 ? "ON" : "OFF",
+      status: e.moduleName,
+      counter: e.channel,
+    },
+    productId: e.cellId,
   };
 }
 
@@ -240,6 +264,9 @@ export function startProducers(deps: ProducerDeps): Producers {
         info: { ew_name: e.ewName, node_name: e.nodeName, status: e.verdict },
         productId: e.cellId,
       });
+    }),
+    bus.subscribe("io.stateChanged", async (e: IoStateChanged) => {
+      await announce(ioAnnouncement(e));
     }),
     bus.subscribe("users.emailValidationRequested", async (e: EmailValidationRequested) => {
       const user = await users.getById(e.userId);

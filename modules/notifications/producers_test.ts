@@ -3,7 +3,8 @@ import { createLogger, type Database, EventBus, migrate, openDatabase } from "..
 import type { NodeStateChanged } from "../monitoring/mod.ts";
 import type { CurrentUserDto } from "../users/mod.ts";
 import type { Mailer, MailMessage } from "./mailer.ts";
-import { channelsFor, coalesceNodeChanges, startProducers } from "./producers.ts";
+import { notificationLine } from "./mail_texts.ts";
+import { channelsFor, coalesceNodeChanges, ioAnnouncement, startProducers } from "./producers.ts";
 import { type NotificationDto, NotificationsService } from "./service.ts";
 
 const logger = createLogger("error");
@@ -219,4 +220,51 @@ Deno.test({
       await database.close();
     }
   },
+});
+
+Deno.test("an I/O state change becomes an IO_MONITORING notification with its node, channel and state", () => {
+  const e = {
+    customerKey: "c1",
+    cellId: "cell-1",
+    nodeId: "n1",
+    nodeName: "TS Seeblick",
+    electricalWorkKey: "ew-1",
+    electricalWorkName: "TS Seeblick",
+    slot: 1,
+    moduleName: "Station door",
+    moduleType: "DIGITAL_INPUT" as const,
+    channel: 1,
+    value: 1 as const,
+    previous: 0 as const,
+    at: "2026-11-22T09:00:00.000Z",
+  };
+  const opened = ioAnnouncement(e);
+  assert.deepEqual(opened, {
+    customerKey: "c1",
+    type: "IO_MONITORING",
+    name: "IO_STATE_CHANGED",
+    severity: "WARNING",
+    info: {
+      ew_name: "TS Seeblick",
+      node_name: "TS Seeblick",
+      start_time: "2026-11-22T09:00:00.000Z",
+      state: "ON",
+      status: "Station door",
+      counter: 1,
+    },
+    productId: "cell-1",
+  });
+  const closed = ioAnnouncement({ ...e, value: 0, previous: 1 });
+  assert.deepEqual([closed.severity, closed.info.state], ["INFO", "OFF"]);
+  const relay = ioAnnouncement({
+    ...e,
+    moduleType: "DIGITAL_OUTPUT",
+    moduleName: "Boiler release",
+  });
+  assert.equal(relay.severity, "INFO");
+  assert.equal(
+    notificationLine("en", opened),
+    "Station door channel 1 at TS Seeblick is on",
+  );
+  assert.equal(notificationLine("de", closed), "Station door Kanal 1 bei TS Seeblick ist aus");
 });

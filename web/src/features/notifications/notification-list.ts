@@ -86,6 +86,11 @@ export function notificationText(
       return info.status === "CORRECT"
         ? { key: "text.mappingCorrect", values: { node } }
         : { key: "text.mappingInvalid", values: { node, status: info.status ?? "" } };
+    case "IO_STATE_CHANGED":
+      return {
+        key: info.state === "ON" ? "text.ioStateOn" : "text.ioStateOff",
+        values: { module: info.status ?? "", channel: info.counter ?? 1, node },
+      };
     default:
       return {
         key: info.state === "DONE" ? "text.stateDone" : "text.stateFailed",

@@ -68,6 +68,15 @@ Deno.test("texts by type and state (spec 2.7)", () => {
     "text.mappingCorrect",
   );
   assert.equal(text({ name: "CELLS_TO_CONFIGURE", info: { number_of_alarms: 4 } }).values.count, 4);
+  const io = { status: "Station door", counter: 2, node_name: "TS Dorf" };
+  assert.deepEqual(
+    text({ name: "IO_STATE_CHANGED", type: "IO_MONITORING", info: { ...io, state: "ON" } }),
+    { key: "text.ioStateOn", values: { module: "Station door", channel: 2, node: "TS Dorf" } },
+  );
+  assert.equal(
+    text({ name: "IO_STATE_CHANGED", type: "IO_MONITORING", info: { ...io, state: "OFF" } }).key,
+    "text.ioStateOff",
+  );
 });
 
 Deno.test("parseInfo() tolerates broken JSON; relativeTime() speaks the language", () => {
