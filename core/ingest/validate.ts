@@ -31,7 +31,8 @@ const HARMONICS = 24;
  */
 export const PROTOCOL_LIMITS = {
   feeder: [1, 6],
-  u: [0, 1000],
+  // Up to MV: phase voltages of a 52-kV grid reach about 30 kV (MV lines measured directly).
+  u: [0, 40_000],
   i: [0, 10_000],
   ...OPTIONAL_FIELDS,
   ioModule: [1, 8],

@@ -1,11 +1,12 @@
 /**
  * The electrical model of one cell in one window: demand -> bus voltage (MV variation, tap,
  * drop along the LV grid, PV rise, EV steps, events) -> per-feeder currents, powers and quality
- * values, written straight into measurement columns. Module-level scratch buffers keep the
+ * values, written straight into measurement columns. A station's MV feeders (MV lines, an
+ * MV-estimating transformer) see the MV bus instead, drawn from a stream of their own. Module-level scratch buffers keep the
  * backfill loop free of allocations; the model is synchronous, so sharing them is safe.
  */
 import { type CellPlan, KIND, type WindowContext } from "./_context.ts";
-import { computeDemand, Demand } from "./_demand.ts";
+import { computeDemand, Demand, mvLineDemand } from "./_demand.ts";
 import { mix, Mulberry32, valueNoise } from "./_random.ts";
 import type { MeasurementColumns } from "./columns.ts";
 import { EV_BLOCK_KW, fillVoltageHarmonics, trait } from "./profiles.ts";
@@ -29,6 +30,8 @@ const COS_ALPHA = ALPHA.map(Math.cos);
 const SIN_ALPHA = ALPHA.map(Math.sin);
 
 const rng = new Mulberry32();
+/** The MV feeders' own stream: the LV values of a cell stay the same with or without them. */
+const mvRng = new Mulberry32();
 const demand = new Demand();
 const uSteady = new Float64Array(3);
 const uRms = new Float64Array(3);
@@ -38,6 +41,13 @@ const thdU = new Float64Array(3);
 const harmonics = new Float64Array(72);
 const pst = new Float64Array(3);
 const plt = new Float64Array(3);
+/** The MV bus of a station: the same quantities at medium voltage. */
+const uMvSteady = new Float64Array(3);
+const uMvRms = new Float64Array(3);
+const thdUMv = new Float64Array(3);
+const harmonicsMv = new Float64Array(72);
+const pstMv = new Float64Array(3);
+const pltMv = new Float64Array(3);
 const current = new Float64Array(18);
 /** cos and sin of each conductor's current angle behind its own voltage (P/S, Q/S). */
 const cosPhi = new Float64Array(18);
@@ -74,6 +84,7 @@ function busVoltages(ctx: WindowContext, plan: CellPlan): number {
     let kw = -evKw;
     for (let j = 0; j < plan.feeders.length; j++) {
       const isTransformer = plan.feeders[j]!.kind === KIND.TRANSFORMER;
+      if (plan.feeders[j]!.mv && !isTransformer) continue;
       if (isTransformer === (plan.transformers > 0)) kw += demand.p[j * 3 + ph]!;
     }
     const load = clamp(kw / plan.capacityKw, -1.5, 1.5);
@@ -107,11 +118,44 @@ function voltageQuality(ctx: WindowContext, plan: CellPlan, load: number): void 
   }
 }
 
-/** Negative-sequence unbalance of the RMS voltages plus the MV grid's own, in %. */
-function voltageUnbalance(plan: CellPlan, t: number): number {
-  const a = uRms[0]!;
-  const b = uRms[1]!;
-  const c = uRms[2]!;
+/**
+ * The station's MV bus: the substation's set point less the drop along the MV feeder
+ * (`mvOffset`), the grid-wide MV variation (about +-1.5 % a day), slow per-phase wander, and
+ * the window's events; harmonics and flicker are lower than on the LV side.
+ */
+function mvVoltages(ctx: WindowContext, plan: CellPlan, load: number): void {
+  const t = ctx.midMs;
+  for (let ph = 0; ph < 3; ph++) {
+    const relative = 1 + plan.mvOffset + ctx.mv - 0.002 * load +
+      0.0015 * valueNoise(plan.key + 50 + ph, t, 30 * MINUTE) + 0.0003 * mvRng.signed();
+    uMvSteady[ph] = plan.unMv * relative;
+    uMvRms[ph] = round(uMvSteady[ph]! * Math.sqrt(meanSquare[ph]!), 100);
+    const thd = 0.6 + 0.8 * ctx.electronics + 0.2 * plan.pvShare * ctx.pv + 0.08 * mvRng.signed();
+    thdUMv[ph] = round(clamp(thd, 0.3, 2.5), 100);
+    fillVoltageHarmonics(
+      thdUMv[ph]!,
+      mvRng.signed(),
+      mvRng.signed(),
+      mvRng.signed(),
+      harmonicsMv,
+      ph * 24,
+    );
+    for (let n = ph * 24; n < ph * 24 + 24; n++) harmonicsMv[n] = round(harmonicsMv[n]!, 100);
+    const flicker = 0.08 + 0.03 * Math.abs(load) +
+      0.02 * valueNoise(plan.key + 60 + ph, t, 10 * MINUTE);
+    pstMv[ph] = round(Math.max(0.05, flicker + 0.01 * mvRng.signed()), 100);
+    pltMv[ph] = round(
+      Math.max(0.05, 1.05 * flicker + 0.01 * valueNoise(plan.key + 63 + ph, t, 120 * MINUTE)),
+      100,
+    );
+  }
+}
+
+/** Negative-sequence unbalance of the RMS voltages `u` plus the MV grid's own, in %. */
+function voltageUnbalance(plan: CellPlan, t: number, u: Float64Array): number {
+  const a = u[0]!;
+  const b = u[1]!;
+  const c = u[2]!;
   const re = a - 0.5 * (b + c);
   const im = (Math.sqrt(3) / 2) * (b - c);
   const own = (Math.sqrt(re * re + im * im) / (a + b + c)) * 100;
@@ -168,8 +212,18 @@ export function simulateCell(
   const currentFactor = Math.sqrt(1 - interrupted);
   for (let ph = 0; ph < 3; ph++) uRms[ph] = round(uSteady[ph]! * Math.sqrt(meanSquare[ph]!), 100);
   voltageQuality(ctx, plan, load);
-  const unbalance = voltageUnbalance(plan, ctx.midMs);
+  const unbalance = voltageUnbalance(plan, ctx.midMs, uRms);
   const frequency = round(plan.fn + ctx.frequencyOffset + 0.001 * rng.signed(), 1000);
+  let unbalanceMv = 0;
+  if (plan.hasMv) {
+    mvRng.reseed(mix(mix(plan.key ^ 0x3f11, ctx.windowIndex), ctx.seed));
+    for (let j = 0; j < plan.feeders.length; j++) {
+      const f = plan.feeders[j]!;
+      if (f.mv && f.kind === KIND.MV_LINE) mvLineDemand(ctx, plan, f, j * 3, demand, mvRng);
+    }
+    mvVoltages(ctx, plan, load);
+    unbalanceMv = voltageUnbalance(plan, ctx.midMs, uMvRms);
+  }
   if (extras !== undefined) {
     extras.boiler = demand.boiler;
     extras.loadFactor = load;
@@ -178,11 +232,18 @@ export function simulateCell(
   for (let j = 0; j < plan.feeders.length; j++) {
     const feeder = plan.feeders[j]!;
     const k = j * 3;
+    const mv = feeder.mv;
+    const steady = mv ? uMvSteady : uSteady;
+    const rms = mv ? uMvRms : uRms;
+    const thdUOf = mv ? thdUMv : thdU;
+    const harmonicsOf = mv ? harmonicsMv : harmonics;
+    const pstOf = mv ? pstMv : pst;
+    const pltOf = mv ? pltMv : plt;
     for (let m = 0; m < 3; m++) {
       const p = demand.p[k + m]!;
       const q = demand.q[k + m]!;
       const s = Math.sqrt(p * p + q * q);
-      current[k + m] = ((s * 1000) / uSteady[m]!) * currentFactor;
+      current[k + m] = ((s * 1000) / steady[m]!) * currentFactor;
       cosPhi[k + m] = s > 0 ? p / s : 1;
       sinPhi[k + m] = s > 0 ? q / s : 0;
     }
@@ -195,7 +256,7 @@ export function simulateCell(
         continue;
       }
       const m = plan.swapped ? SWAPPED_SOURCE[probe]! : probe;
-      const u = uRms[probe]!;
+      const u = rms[probe]!;
       const i = round(current[k + m]!, 100);
       // What the device computes from voltage channel `probe` and the current it is given:
       // a swapped probe turns the angle by ALPHA[probe] - ALPHA[m].
@@ -213,15 +274,15 @@ export function simulateCell(
       cols.p[r] = round(s * c, 1000);
       cols.q[r] = round(s * sn, 1000);
       cols.pf[r] = round(c, 1000);
-      cols.thdU[r] = thdU[probe]!;
+      cols.thdU[r] = thdUOf[probe]!;
       cols.thdI[r] = round(clamp(demand.thdI[k + m]!, 0.3, 90), 100);
       cols.f[r] = frequency;
-      cols.unbalance[r] = unbalance;
-      cols.pst[r] = pst[probe]!;
-      cols.plt[r] = plt[probe]!;
+      cols.unbalance[r] = mv ? unbalanceMv : unbalance;
+      cols.pst[r] = pstOf[probe]!;
+      cols.plt[r] = pltOf[probe]!;
       const h = r * 24;
       const source = probe * 24;
-      for (let n = 0; n < 24; n++) cols.hU[h + n] = harmonics[source + n]!;
+      for (let n = 0; n < 24; n++) cols.hU[h + n] = harmonicsOf[source + n]!;
     }
   }
   return r - row;

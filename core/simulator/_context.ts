@@ -108,6 +108,11 @@ export interface FeederPlan {
   tanPhi: number;
   /** Share of the current THD that is 3rd harmonic (adds up in the neutral). */
   thirdShare: number;
+  /**
+   * Reports MV values: an MV line of a cell that knows the MV nominal voltage, or a transformer
+   * with MV estimation (reported from the MV side).
+   */
+  mv: boolean;
 }
 
 /** A cell's configuration turned into the numbers the model needs. */
@@ -115,6 +120,12 @@ export interface CellPlan {
   cell: SimCell;
   key: number;
   un: number;
+  /** MV phase-neutral nominal voltage in V, 0 when the cell does not know it. */
+  unMv: number;
+  /** Some feeder reports MV values. */
+  hasMv: boolean;
+  /** The MV voltage at this station relative to nominal: the substation's set point less the drop. */
+  mvOffset: number;
   fn: number;
   distance: number;
   feeders: FeederPlan[];
@@ -144,9 +155,15 @@ const GPS: readonly GpsFix[] = [
 
 const plans = new WeakMap<SimCell, CellPlan>();
 
-function feederPlan(cellKey: number, feeder: SimCell["feeders"][number]): FeederPlan {
+function feederPlan(
+  cellKey: number,
+  feeder: SimCell["feeders"][number],
+  unMv: number,
+): FeederPlan {
   const key = mix(cellKey, feeder.slot);
   const kind = KIND[feeder.kind];
+  const mv = unMv > 0 &&
+    (kind === KIND.MV_LINE || (kind === KIND.TRANSFORMER && feeder.mvEstimation === true));
   const spread = feeder.profile === "industrial" ? 0.04 : 0.14;
   const a = spread * trait(key, 1);
   const b = spread * trait(key, 2);
@@ -158,7 +175,10 @@ function feederPlan(cellKey: number, feeder: SimCell["feeders"][number]): Feeder
   const evA = feeder.evPeakA ?? (kind === KIND.EVSE ? feeder.nominalCurrentA : 0);
   const pvA = feeder.pvPeakA ?? (kind === KIND.PV_INVERTER ? feeder.nominalCurrentA : 0);
   const pvSpread = 0.08 * trait(key, 4);
-  const thirdShare = kind === KIND.TRANSFORMER
+  // MV conductors carry no triplen harmonics: no distributed neutral, the delta winding traps them.
+  const thirdShare = mv
+    ? 0
+    : kind === KIND.TRANSFORMER
     ? 0.4
     : kind === KIND.LV_LINE || kind === KIND.MV_LINE
     ? feeder.profile === "industrial" ? 0.35 : 0.6
@@ -176,6 +196,7 @@ function feederPlan(cellKey: number, feeder: SimCell["feeders"][number]): Feeder
     pfLoad,
     tanPhi: Math.tan(Math.acos(pfLoad)),
     thirdShare,
+    mv,
   };
 }
 
@@ -185,14 +206,22 @@ function buildPlan(cell: SimCell): CellPlan {
     throw new RangeError(`Cannot simulate cell ${cell.cellId}: ${count} feeders, expected 1..6`);
   }
   const key = hashString(cell.cellId);
-  const feeders = cell.feeders.map((f) => feederPlan(key, f));
+  const unMv = cell.mvNominalVoltage ?? 0;
+  if (unMv <= 0 && cell.feeders.some((f) => f.mvEstimation === true)) {
+    throw new RangeError(
+      `Cannot simulate cell ${cell.cellId}: an MV-estimating transformer needs mvNominalVoltage`,
+    );
+  }
+  const feeders = cell.feeders.map((f) => feederPlan(key, f, unMv));
   const un = cell.nominalVoltage;
   let transformers = 0;
   let transformerKw = 0;
   let otherKw = 0;
   let pvKw = 0;
   for (const f of feeders) {
-    const kw = (un * Math.max(f.nominalA, f.pvA)) / 1000;
+    // An MV line is upstream of the LV grid: it adds nothing to the LV capacity.
+    if (f.mv && f.kind === KIND.MV_LINE) continue;
+    const kw = ((f.mv ? unMv : un) * Math.max(f.nominalA, f.pvA)) / 1000;
     pvKw += (un * f.pvA) / 1000;
     if (f.kind === KIND.TRANSFORMER) {
       transformers++;
@@ -205,6 +234,9 @@ function buildPlan(cell: SimCell): CellPlan {
     cell,
     key,
     un,
+    unMv,
+    hasMv: feeders.some((f) => f.mv),
+    mvOffset: 0.004 + 0.01 * unit(mix(key, 14)),
     fn: cell.frequency,
     distance,
     feeders,

@@ -184,7 +184,9 @@ function transformerDemand(
     let p = sn * util * f.unbalance[ph]! * f.pfLoad;
     let q = p * f.tanPhi + 0.006 * sn;
     for (let j = 0; j < plan.feeders.length; j++) {
-      if (plan.feeders[j]!.kind === KIND.TRANSFORMER) continue;
+      const other = plan.feeders[j]!;
+      // An MV line is not behind the transformer.
+      if (other.kind === KIND.TRANSFORMER || (other.mv && other.kind === KIND.MV_LINE)) continue;
       p += d.p[j * 3 + ph]! / plan.transformers;
       q += d.q[j * 3 + ph]! / plan.transformers;
     }
@@ -194,7 +196,36 @@ function transformerDemand(
   }
 }
 
-/** Fills `d` with every feeder's demand in this window; transformers last (they sum the rest). */
+/**
+ * An MV line measured at a station: the load of the stations further along the MV feeder less
+ * their PV, a fraction of the line's rating (MV cables keep a reserve for switching), balanced
+ * within about 1 %. Draws from its own `rng` so that the cell's other feeders stay unchanged.
+ */
+export function mvLineDemand(
+  ctx: WindowContext,
+  plan: CellPlan,
+  f: FeederPlan,
+  k: number,
+  d: Demand,
+  rng: Mulberry32,
+): void {
+  const t = ctx.midMs;
+  const sn = (plan.unMv * f.nominalA) / 1000;
+  const util = 0.3 * ctx.shapes[f.profile]! * (1 + 0.05 * valueNoise(f.key, t, 30 * MINUTE) +
+        0.02 * valueNoise(f.key + 1, t, 4 * MINUTE) + 0.01 * rng.signed()) - 0.06 * ctx.pv;
+  for (let ph = 0; ph < 3; ph++) {
+    const p = sn * util * (1 + 0.1 * (f.unbalance[ph]! - 1)) * f.pfLoad;
+    d.p[k + ph] = p;
+    // Inductive load less the cable's charging power.
+    d.q[k + ph] = p * f.tanPhi - 0.004 * sn;
+    d.thdI[k + ph] = 3 + 2 * ctx.electronics + 0.3 * rng.signed();
+  }
+}
+
+/**
+ * Fills `d` with every feeder's demand in this window; transformers last (they sum the rest).
+ * MV lines are left to `mvLineDemand`.
+ */
 export function computeDemand(
   ctx: WindowContext,
   plan: CellPlan,
@@ -208,6 +239,7 @@ export function computeDemand(
   for (let j = 0; j < feeders.length; j++) {
     const f = feeders[j]!;
     const k = j * 3;
+    if (f.mv && f.kind === KIND.MV_LINE) continue;
     if (f.kind === KIND.LV_LINE || f.kind === KIND.MV_LINE) lineDemand(ctx, plan, f, k, d, rng);
     else if (f.kind === KIND.PV_INVERTER) pvDemand(ctx, plan, f, k, d, rng);
     else if (f.kind !== KIND.TRANSFORMER) actuatorDemand(ctx, plan, f, k, d, rng);

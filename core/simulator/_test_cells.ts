@@ -69,3 +69,23 @@ export function utilityCells(): SimCell[] {
   }
   return cells;
 }
+
+/** The phase-neutral nominal voltage of a 16 kV MV grid. */
+export const MV_NOMINAL_16KV = 16_000 / Math.sqrt(3);
+
+/**
+ * `stationCell` whose cell also measures an outgoing MV line (slot 6) and reports the
+ * transformer from the MV side (MV voltage estimation, MV-side rated current).
+ */
+export function mvStationCell(cellId: string): SimCell {
+  const station = stationCell(cellId);
+  return {
+    ...station,
+    mvNominalVoltage: MV_NOMINAL_16KV,
+    feeders: [
+      { ...station.feeders[0]!, nominalCurrentA: 22.73, mvEstimation: true },
+      ...station.feeders.slice(1),
+      { slot: 6, kind: "MV_LINE", nominalCurrentA: 200, profile: "mixed" },
+    ],
+  };
+}

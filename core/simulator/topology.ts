@@ -28,6 +28,12 @@ export interface SimFeeder {
   pvPeakA?: number;
   /** EV charging current per phase in A behind the feeder, in 16 A (11 kW) charger blocks. */
   evPeakA?: number;
+  /**
+   * A transformer with MV voltage estimation: the cell reports it from the MV side (the MV
+   * phase voltage estimated from the three LV phases and the tap ratio, the MV-side current),
+   * so `nominalCurrentA` is the MV-side rated current. Needs the cell's `mvNominalVoltage`.
+   */
+  mvEstimation?: boolean;
 }
 
 /** A simulated measuring cell. Treat it as immutable once handed to the simulator. */
@@ -38,6 +44,12 @@ export interface SimCell {
   nodeKind: "MV_LV_STATION" | "LV_CABINET" | "LV_ACTUATOR";
   /** Phase-neutral nominal voltage in V, e.g. 230. */
   nominalVoltage: number;
+  /**
+   * Phase-neutral nominal voltage of the MV grid in V (16 kV / sqrt(3) = 9238 V). With it, MV
+   * line feeders (measured with MV sensors) and MV-estimating transformers report MV values;
+   * without it an MV line is simulated like a line at `nominalVoltage`.
+   */
+  mvNominalVoltage?: number;
   frequency: 50 | 60;
   /** 0 at the transformer, 1 at the far end of the LV grid: drives the voltage drop. */
   electricalDistance: number;
@@ -66,10 +78,12 @@ const NODE_KINDS: readonly SimCell["nodeKind"][] = ["MV_LV_STATION", "LV_CABINET
 
 /**
  * The limits a simulated cell must respect so that its values stay inside the ingestion
- * protocol's ranges (u <= 1000 V, i <= 10000 A). One table, checked by `parseSimCells`.
+ * protocol's ranges (LV u <= 1000 V, i <= 10000 A; MV phase voltages up to 31 kV: the 52 kV
+ * line voltage of the customer settings). One table, checked by `parseSimCells`.
  */
 export const SIM_CELL_LIMITS = {
   nominalVoltage: [50, 400],
+  mvNominalVoltage: [500, 31_000],
   nominalCurrentA: [0.1, 5000],
   peakCurrentA: [0, 5000],
   electricalDistance: [0, 1],
@@ -119,6 +133,12 @@ function parseFeeder(where: string, raw: unknown): SimFeeder {
   }
   if (raw.evPeakA !== undefined) {
     feeder.evPeakA = numberIn(`${where}: evPeakA`, raw.evPeakA, SIM_CELL_LIMITS.peakCurrentA);
+  }
+  if (raw.mvEstimation === true) {
+    if (feeder.kind !== "TRANSFORMER") {
+      throw new TypeError(`${where}: mvEstimation is for transformers only`);
+    }
+    feeder.mvEstimation = true;
   }
   return feeder;
 }
@@ -171,6 +191,15 @@ function parseCell(index: number, raw: unknown): SimCell {
     ),
     feeders,
   };
+  if (raw.mvNominalVoltage !== undefined) {
+    cell.mvNominalVoltage = numberIn(
+      `${where}: mvNominalVoltage`,
+      raw.mvNominalVoltage,
+      SIM_CELL_LIMITS.mvNominalVoltage,
+    );
+  } else if (feeders.some((f) => f.mvEstimation)) {
+    throw new TypeError(`${where}: mvNominalVoltage is missing for the MV-estimating transformer`);
+  }
   if (raw.swappedMapping === true) cell.swappedMapping = true;
   if (raw.offline !== undefined) cell.offline = parseOffline(where, raw.offline);
   return cell;

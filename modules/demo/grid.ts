@@ -1,7 +1,8 @@
 /**
  * The demo utility's grid: one substation near Lucerne, three MV feeders, five LV grids with
  * transformer stations, street cabinets, a PV plant and an EV charging park, one cell per
- * measured node. Profiles tell the simulator what each LV grid feeds.
+ * measured node. Two stations also measure an outgoing MV line (the MV level). Profiles tell
+ * the simulator what each LV grid feeds.
  */
 import {
   type CellsService,
@@ -17,7 +18,21 @@ export type DemoProfile = "residential" | "commercial" | "industrial" | "mixed";
 type NodeSpec = NewStationGroup["mvFeederGroups"][number]["lvGroups"][number]["nodes"][number];
 type FeederSpec = NodeSpec["feeders"][number];
 
-const station = (name: string, lat: number, lng: number, outputs: number): NodeSpec => ({
+/** The MV-side rated current of a 630 kVA transformer at 16 kV: 630 / (sqrt(3) x 16) A. */
+const MV_RATED_CURRENT_A = 22.73;
+
+/**
+ * A transformer station with `outputs` LV lines. With `mvLine`, its cell also measures an
+ * outgoing MV line with MV sensors in the next free slot; the grid setup then requires MV
+ * voltage estimation on the transformer (code 309), which the cell reports from the MV side.
+ */
+const station = (
+  name: string,
+  lat: number,
+  lng: number,
+  outputs: number,
+  mvLine?: string,
+): NodeSpec => ({
   name,
   electricalWork: { name, type: "MV_LV_STATION" },
   latitude: lat,
@@ -29,7 +44,7 @@ const station = (name: string, lat: number, lng: number, outputs: number): NodeS
       name: "Transformer 630 kVA",
       type: "TRANSFORMER",
       direction: "IN",
-      nominalCurrentA: 909,
+      nominalCurrentA: mvLine ? MV_RATED_CURRENT_A : 909,
       parameters: {
         impedanceVoltage: 4,
         vectorGroup: "Dy5",
@@ -37,7 +52,7 @@ const station = (name: string, lat: number, lng: number, outputs: number): NodeS
         mvOperatingTap: 16,
         nominalMvVoltage: 16,
         nominalPower: 630,
-        mvVoltageEstimation: false,
+        mvVoltageEstimation: mvLine !== undefined,
       },
     },
     ...Array.from({ length: outputs }, (_, k): FeederSpec => ({
@@ -48,6 +63,18 @@ const station = (name: string, lat: number, lng: number, outputs: number): NodeS
       nominalCurrentA: 250,
       parameters: { meshed: false },
     })),
+    ...(mvLine
+      ? [
+        {
+          slot: outputs + 2,
+          name: mvLine,
+          type: "MV_LINE",
+          direction: "OUT",
+          nominalCurrentA: 200,
+          parameters: { meshed: false },
+        } satisfies FeederSpec,
+      ]
+      : []),
   ],
 });
 
@@ -101,7 +128,7 @@ export const DEMO_GRID: NewStationGroup[] = [{
         {
           name: "LV grid Dorf",
           nodes: [
-            station("TS Dorf", 47.0335, 8.2781, 3),
+            station("TS Dorf", 47.0335, 8.2781, 3, "MV line to Obernau"),
             cabinet("CAB Dorfplatz", 47.0341, 8.2769, 0.35),
             cabinet("CAB Kirchweg", 47.0349, 8.2752, 0.6, {
               slot: 3,
@@ -122,7 +149,7 @@ export const DEMO_GRID: NewStationGroup[] = [{
         {
           name: "LV grid Industrie",
           nodes: [
-            station("TS Industrie", 47.0289, 8.2712, 4),
+            station("TS Industrie", 47.0289, 8.2712, 4, "MV line to TS Schulhaus"),
             cabinet("CAB Werkstrasse", 47.0281, 8.2698, 0.4),
             cabinet("CAB Lagerhaus", 47.0274, 8.2681, 0.7),
             cabinet("CAB Gleisfeld", 47.0266, 8.2665, 1),

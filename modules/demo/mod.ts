@@ -6,9 +6,10 @@
  */
 import type { CustomersService } from "../customers/mod.ts";
 import type { CellsService } from "../grid/mod.ts";
-import type { Db, Logger } from "../kernel/mod.ts";
+import type { Db, EventBus, Logger } from "../kernel/mod.ts";
 import type { UsersService } from "../users/mod.ts";
 import { seedDemoGrid } from "./grid.ts";
+import { seedDemoIo } from "./io.ts";
 
 export {
   backfill,
@@ -102,6 +103,8 @@ export async function seedDemo(
     users: UsersService;
     cells: CellsService;
     logger: Logger;
+    /** For the I/O configuration service (it publishes nothing while seeding). */
+    bus: EventBus;
   },
 ): Promise<boolean> {
   if ((await deps.customers.count()) > 0) return false;
@@ -146,7 +149,8 @@ export async function seedDemo(
     authorizedEmailDomains: ["sw-beispiel.ch"],
   });
   const demo = (await deps.customers.getByConnection(DEMO_CUSTOMER))!;
-  await seedDemoGrid(deps.db, deps.cells, demo.key);
+  const demoCells = await seedDemoGrid(deps.db, deps.cells, demo.key);
+  await seedDemoIo(deps.db, deps.bus, demo.key, demoCells.values());
   for (const u of DEMO_USERS) {
     await deps.users.create({
       customerKey: demo.key,

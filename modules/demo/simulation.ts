@@ -48,6 +48,8 @@ export async function demoSimCells(deps: DemoSimulationDeps, now: number): Promi
     (await deps.cells.listFor(customer.key, "INSTALLED")).map((c) => [c.node_id, c.id]),
   );
   const un = Number.parseFloat((customer.default_lv_nominal_voltage ?? "230/400").split("/")[0]!);
+  // The MV nominal as grid monitoring evaluates it: the line voltage over sqrt(3).
+  const unMv = (customer.default_mv_nominal_voltage ?? 16_000) / Math.sqrt(3);
   const cells: SimCell[] = [];
   for (const group of await readStructure(deps.db, customer.key)) {
     for (const lv of group.mv_feeder_groups.flatMap((m) => m.lv_groups)) {
@@ -65,6 +67,7 @@ export async function demoSimCells(deps: DemoSimulationDeps, now: number): Promi
           credential: await deps.cells.rotateCredential(cellId),
           nodeKind: node.electrical_work.type as SimCell["nodeKind"],
           nominalVoltage: un,
+          mvNominalVoltage: unMv,
           frequency: customer.default_frequency === 60 ? 60 : 50,
           electricalDistance: node.electrical_distance,
           swappedMapping: node.name === SWAPPED_MAPPING,
@@ -73,10 +76,12 @@ export async function demoSimCells(deps: DemoSimulationDeps, now: number): Promi
             slot: f.slot,
             kind: f.type,
             nominalCurrentA: f.nominal_current_a,
-            profile,
+            // An MV line feeds the stations further along the MV feeder: a mixed load.
+            profile: f.type === "MV_LINE" ? "mixed" : profile,
             ...(profile === "residential" && f.type === "LV_LINE"
               ? { pvPeakA: 20, evPeakA: 32 }
               : {}),
+            ...(f.parameters.mvVoltageEstimation === true ? { mvEstimation: true } : {}),
           })),
         });
       }

@@ -203,7 +203,7 @@ for (const kind of databaseKinds()) {
             ),
             200,
           );
-          assert.equal(view.has_mv_feeders, false);
+          assert.equal(view.has_mv_feeders, true, "the demo stations with an MV line");
           assert.equal(view.lv_groups.length, 6);
         });
 

@@ -98,7 +98,7 @@ Deno.test({
       assert.equal(byName.get("CAB Seeblick 4")!.suppressed_by, byName.get("CAB Seeblick 3")!.id);
       assert.equal(status.counts.INTERRUPTION, 4);
       assert.equal(status.alarms, 1 + 1 + 1 + 3);
-      assert.equal(status.has_mv_values, false);
+      assert.equal(status.has_mv_values, true, "TS Dorf and TS Industrie measure MV lines");
 
       const { gridStatus } = platform.services;
       const bus = new EventBus(createLogger("error"));
@@ -122,7 +122,12 @@ Deno.test({
       const mv =
         await (await platform.request("/evm/grid-monitoring/grid-status?level=MV", { token }))
           .json() as GridStatusDto;
-      assert.deepEqual(mv.station_groups, []);
+      // Only the stations measuring MV: TS Dorf's outage, TS Industrie silent here
+      // (tests/integration/demo_mv_test.ts has MV values).
+      assert.deepEqual(nodesOf(mv).map((n) => [n.name, n.state]).sort(), [
+        ["TS Dorf", "INTERRUPTION"],
+        ["TS Industrie", "NO_DATA"],
+      ]);
       const bad = await platform.request("/evm/grid-monitoring/grid-status?level=HV", { token });
       assert.equal(bad.status, 400);
       await bad.body?.cancel();
