@@ -14,7 +14,13 @@ import {
 } from "./modules/grid/mod.ts";
 import { createIdentity } from "./modules/identity/mod.ts";
 import { ingestionRoutes } from "./modules/ingestion/mod.ts";
+import { createIoMonitoring, type IoMonitoring } from "./modules/io_monitoring/mod.ts";
 import { createNotificationCentre, type NotificationCentre } from "./modules/notifications/mod.ts";
+import {
+  statisticsRoutes,
+  StatisticsService,
+  topologyDirectory,
+} from "./modules/statistics/mod.ts";
 import {
   GridStatusService,
   monitoringRoutes,
@@ -53,6 +59,7 @@ export const API_PREFIXES = [
   "/nsm",
   "/gsm",
   "/evm",
+  "/vsm",
   "/pqm",
   "/pqe",
   "/iom",
@@ -80,6 +87,8 @@ export interface Platform {
     /** The event bus (tests publish integration events through it). */
     bus: EventBus;
     notifications: NotificationCentre;
+    /** IO monitoring (tests drive its state-change watcher). */
+    ioMonitoring: IoMonitoring;
   };
   close(): Promise<void>;
 }
@@ -125,9 +134,13 @@ export async function startPlatform(
     publicUrl: config.publicUrl,
   });
   const cells = new CellsService(database.db);
-  if (config.demoSeed) await seedDemo({ db: database.db, customers, users, cells, logger });
+  if (config.demoSeed) {
+    await seedDemo({ db: database.db, customers, users, cells, logger, bus });
+  }
+  // One topology per customer serves the grid status and visual statistics.
+  const topology = new TopologyCache(database.db, cells, measurements);
   const gridStatus = new GridStatusService(
-    new TopologyCache(database.db, cells, measurements),
+    topology,
     measurements,
     customers,
   );
@@ -180,7 +193,9 @@ export async function startPlatform(
     (await customers.getByConnection(name))?.key ?? null;
   // The e-mail validation link comes from a mail: it is public, so it is mounted before auth.
   app.route("/usm", emailValidationRoutes(profiles));
-  for (const prefix of ["/csm", "/usm", "/gsm", "/evm"]) app.use(`${prefix}/*`, auth);
+  for (const prefix of ["/csm", "/usm", "/gsm", "/evm", "/iom", "/vsm"]) {
+    app.use(`${prefix}/*`, auth);
+  }
   app.route("/csm", customerRoutes(customers));
   app.route("/usm", userRoutes(users, profiles, customerKeyOf));
   app.route("/gsm", gridRoutes(database.db, customerKeyOf, bus));
@@ -193,6 +208,16 @@ export async function startPlatform(
   app.route("/gsm", cellsSetupRoutes(cellsSetup, customerKeyOf));
   app.route("/ingest", cellConfigRoutes({ cells, mapping: cellsSetup.mapping }));
   app.route("/evm", monitoringRoutes(gridStatus, customerKeyOf, customMonitoring));
+  app.route(
+    "/vsm",
+    statisticsRoutes(
+      new StatisticsService(
+        timeSeries.connection,
+        topologyDirectory({ topology, cells, store: measurements }),
+      ),
+      customerKeyOf,
+    ),
+  );
   const notifications = createNotificationCentre({
     db: database.db,
     bus,
@@ -206,6 +231,15 @@ export async function startPlatform(
     e2eHooks: config.e2eHooks,
   });
   app.route("/nsm", notifications.routes);
+  const ioMonitoring = createIoMonitoring({
+    db: database.db,
+    analytics: timeSeries.connection,
+    bus,
+    logger: logger.child({ module: "io-monitoring" }),
+    customerOf: (name) => customers.getByConnection(name),
+    onCommit: (listener) => measurements.onSlotsTouched(listener),
+  });
+  app.route("/iom", ioMonitoring.routes);
   app.route(
     "/ingest",
     ingestionRoutes({ cells, store: measurements, rawLifetimeDays: config.rawLifetimeDays }),
@@ -225,8 +259,10 @@ export async function startPlatform(
       gridStatus,
       bus,
       notifications,
+      ioMonitoring,
     },
     close: async () => {
+      await ioMonitoring.close();
       await notifications.close();
       clearInterval(aggregation);
       clearInterval(retention);

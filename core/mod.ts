@@ -71,3 +71,4 @@ export {
 export { pruneRaw } from "./ingest/retention.ts";
 export * from "./mapping/mod.ts";
 export { columnRow, storeSimulatedRange } from "./ingest/simulated.ts";
+export * from "./statistics/mod.ts";

@@ -12,6 +12,7 @@ export {
   type NodeDto,
   readStructure,
   type StationGroupDto,
+  structureVersion,
   type VisualStatisticsView,
   visualStatisticsView,
 } from "./structure.ts";
@@ -27,3 +28,5 @@ export { cellsSetupRoutes, type CellsSetupServices, cellsSetupServices } from ".
 export { cellConfigRoutes } from "./cell_config_routes.ts";
 export { mapStraight } from "./cell_mapping.ts";
 export type { ElectricalWorkType, FeederType } from "./schema.ts";
+export { activeIoCells, type ActiveIoModule, type IoCell, ioModulesService } from "./io_cells.ts";
+export type { IoModulesService, NewIoModule } from "./io_modules.ts";

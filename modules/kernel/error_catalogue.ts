@@ -169,6 +169,12 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = Object.freeze([
   { key: "users.emailNotValidated", status: 422 },
   { key: "users.startPageNotReachable", status: 422 },
   { key: "users.languageNotAvailable", status: 422 }, // params: languages
+  // Grid monitoring node history: at most 7 days (the data code 402 speaks of 366 days).
+  { key: "monitoring.valuesPeriodTooLong", status: 400 }, // params: days
+  // Visual statistics (docs/contracts.md, "Visual statistics: /vsm").
+  { key: "statistics.tooManySelections", status: 400 }, // params: limit
+  { key: "statistics.compareFeeders", status: 400 }, // params: min, max
+  { key: "statistics.tooManyPoints", status: 400 }, // params: limit
 ]);
 
 // Lookups run on every error response; index once instead of scanning the table each time.

@@ -13,6 +13,7 @@ import { benchAggregation } from "./aggregation.ts";
 import { benchAppender } from "./appender.ts";
 import { calibrate } from "./calibration.ts";
 import { benchCompliance } from "./en50160.ts";
+import { benchGridPage } from "./grid_page.ts";
 import { benchGridStatus, benchGridStatusHttp, benchGridStatusServed } from "./grid_status.ts";
 import { benchIngestHttp } from "./ingest_http.ts";
 import { comparisons } from "./lib/compare.ts";
@@ -21,6 +22,7 @@ import { selectedSteps, sizesFor } from "./lib/options.ts";
 import { startBenchPlatform } from "./lib/platform.ts";
 import { atMost, type Result, resultTable } from "./lib/report.ts";
 import { benchPostgres } from "./postgres.ts";
+import { benchStatistics } from "./statistics.ts";
 import { benchTriggers } from "./triggers.ts";
 
 const quick = Deno.args.includes("--quick");
@@ -83,6 +85,9 @@ try {
   } else if (only.has("grid-status-http")) {
     await step("grid status over HTTP", () => benchGridStatusServed(`${dir}/platform`, sizes));
   }
+  if (only.has("grid-page")) {
+    await step("grid-monitoring screen", () => benchGridPage(`${dir}/browser`, sizes));
+  }
   if (only.has("appender")) await step("appender", () => benchAppender(dir, sizes));
   if (only.has("aggregation")) {
     await step("10-minute aggregation", () => benchAggregation(dir, sizes));
@@ -90,6 +95,9 @@ try {
   if (only.has("grid-status")) await step("grid status in-process", () => benchGridStatus(sizes));
   if (only.has("triggers")) await step("trigger evaluation", () => benchTriggers(dir, sizes));
   if (only.has("en50160")) await step("EN 50160", () => benchCompliance(dir, sizes));
+  if (only.has("statistics")) {
+    await step("visual statistics", () => benchStatistics(dir, sizes));
+  }
   if (only.has("postgres")) await step("PostgreSQL", () => benchPostgres(sizes));
   sampler.stop();
 

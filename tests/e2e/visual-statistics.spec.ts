@@ -31,6 +31,22 @@ async function waitForValues(page: Page) {
   }).toPass({ timeout: 90_000, intervals: [2_000] });
 }
 
+/**
+ * Types a custom period's bound in the customer's date and time format, read from the field's
+ * placeholder (another test may have changed the demo's date format).
+ */
+async function fillInstant(page: Page, name: "From" | "To", wallClock: string) {
+  const [date, time] = wallClock.split(" ") as [string, string];
+  const [year, month, day] = date.split("-") as [string, string, string];
+  const field = page.getByRole("textbox", { name, exact: true });
+  const pattern = (await field.getAttribute("placeholder")) ?? "DD.MM.YYYY HH:mm";
+  const text = pattern.replace(
+    /YYYY|MM|DD|HH:mm/g,
+    (token) => ({ YYYY: year, MM: month, DD: day, "HH:mm": time })[token] ?? token,
+  );
+  await field.fill(text);
+}
+
 test.describe("visual statistics", () => {
   test("statistics: a node's feeder and U give a per-phase time series", async ({ page }) => {
     await login(page, ACCOUNTS.user, "/visual-statistics");
@@ -120,9 +136,9 @@ test.describe("visual statistics", () => {
     await login(page, ACCOUNTS.user, "/visual-statistics/statistics?voltage=lv&parameters=u");
     await selectFeeder(page, FEEDER_1);
     await page.getByRole("radio", { name: "Custom" }).click();
-    // Typed in the customer's format (DD.MM.YYYY HH:mm) and time zone.
-    await page.getByRole("textbox", { name: "From", exact: true }).fill("20.11.2026 10:00");
-    await page.getByRole("textbox", { name: "To", exact: true }).fill("20.11.2026 10:05");
+    // Typed in the customer's format and time zone.
+    await fillInstant(page, "From", "2026-11-20 10:00");
+    await fillInstant(page, "To", "2026-11-20 10:05");
     await page.getByRole("button", { name: "Apply" }).click();
     await expect(page.getByRole("alert")).toContainText("The period must be at least 10 minutes.");
 
@@ -146,8 +162,8 @@ test.describe("visual statistics", () => {
     // Long before the demo cells were installed: the catalogue's 410 text instead of a chart.
     await selectFeeder(page, FEEDER_1);
     await page.getByRole("radio", { name: "Custom" }).click();
-    await page.getByRole("textbox", { name: "From", exact: true }).fill("01.01.2020 00:00");
-    await page.getByRole("textbox", { name: "To", exact: true }).fill("02.01.2020 00:00");
+    await fillInstant(page, "From", "2020-01-01 00:00");
+    await fillInstant(page, "To", "2020-01-02 00:00");
     await page.getByRole("button", { name: "Apply" }).click();
     await expect(page.getByText("No voltage or current data is available.")).toBeVisible();
     await expect(page.getByText("Code 410")).toBeVisible();

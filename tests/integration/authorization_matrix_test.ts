@@ -70,6 +70,21 @@ const cellsRead = (ok: number) => (c: Caller) => (!signedIn(c) ? 401 : setupHold
 const cellsWrite = (ok: number) => (c: Caller) =>
   !signedIn(c) ? 401 : c === "admin" || c === "super-admin" || c === "other-admin" ? ok : 403;
 
+/**
+ * IO monitoring: holders of app:io-monitoring in a customer whose applications list it. The
+ * operator holds no role for it; the other utility does not list the application (403 both).
+ */
+const ioMonitoring = (ok: number) => (c: Caller) =>
+  !signedIn(c) ? 401 : c === "operator" || c === "other-admin" ? 403 : ok;
+
+/**
+ * Visual statistics: holders of app:visual-statistics (every demo account but the operator;
+ * the access guard of spec 2.2 reads the apps_roles claim). Ids name no feeder.
+ */
+const visualStatistics = (ok: number) => (c: Caller) =>
+  !signedIn(c) ? 401 : c === "operator" ? 403 : ok;
+const VSM_PERIOD = "from=2026-11-21T00:00:00Z&to=2026-11-22T00:00:00Z";
+
 /** Expected status per route ("METHOD /path" as Hono lists it). */
 const EXPECTED: Record<string, Rule> = {
   "GET /csm/customers": (c) => (signedIn(c) ? 200 : 401),
@@ -114,6 +129,8 @@ const EXPECTED: Record<string, Rule> = {
   "GET /evm/custom-monitoring/triggers/:id": monitoringRead,
   "PUT /evm/custom-monitoring/triggers/:id": monitoringWrite,
   "DELETE /evm/custom-monitoring/triggers/:id": monitoringWrite,
+  "GET /evm/grid-monitoring/nodes/:id": monitoringRead,
+  "GET /evm/grid-monitoring/nodes/:id/values": monitoringRead,
   "GET /csm/customers/:cid/settings": settingsRule(settingsAdmin, 200),
   "PUT /csm/customers/:cid/settings": settingsRule(settingsAdmin, 200),
   "GET /csm/customers/:cid/grid-monitoring-settings": settingsRule(monitoringAdmin, 200),
@@ -185,6 +202,14 @@ const EXPECTED: Record<string, Rule> = {
   "GET /gsm/cells/:id/io-modules": cellsRead(404),
   "POST /gsm/cells/:id/io-modules": cellsWrite(404),
   "DELETE /gsm/cells/:id/io-modules/:moduleId": cellsWrite(404),
+  // IO monitoring (docs/contracts.md, "IO monitoring: /iom"); ids name no electrical work.
+  "GET /iom/electrical-works": ioMonitoring(200),
+  "GET /iom/electrical-works/:key/history": ioMonitoring(404),
+  // Visual statistics (docs/contracts.md, "Visual statistics: /vsm").
+  "GET /vsm/parameters": visualStatistics(200),
+  "GET /vsm/series": visualStatistics(404),
+  "GET /vsm/histogram": visualStatistics(404),
+  "GET /vsm/compare": visualStatistics(404),
   // The cell configuration takes cell credentials only.
   "GET /ingest/v1/configuration": () => 401,
   "POST /ingest/v1/configuration/ack": () => 401,
@@ -195,7 +220,13 @@ const QUERIES: Record<string, string> = {
   "GET /gsm/cells": "?category=IN_STOCK",
   "GET /gsm/cells/search": "?q=GW",
   "GET /evm/grid-monitoring/grid-status": "?level=LV",
+  "GET /evm/grid-monitoring/nodes/:id": "?level=LV",
+  "GET /evm/grid-monitoring/nodes/:id/values": "?level=LV",
   "GET /gsm/electrical-works/search": "?q=Seeblick",
+  "GET /vsm/series": `?feeders=${NO_NODE}&parameters=u&${VSM_PERIOD}`,
+  "GET /vsm/histogram": `?feeder=${NO_NODE}&parameter=u&${VSM_PERIOD}`,
+  "GET /vsm/compare": `?feeders=${NO_NODE},${crypto.randomUUID()}&parameter=u&${VSM_PERIOD}`,
+  "GET /iom/electrical-works/:key/history": "?from=2026-11-21T00:00:00Z&to=2026-11-22T00:00:00Z",
 };
 
 /** A valid body for routes that need one, so the matrix tests access, not validation. */

@@ -29,6 +29,8 @@ export interface Sizes {
   triggerTicks: number;
   /** EN 50160: nodes evaluated over one ISO week. */
   complianceNodes: number;
+  /** Visual statistics: cells (6 feeders x 4 probes) whose rollups fill the levels. */
+  statisticsCells: number;
   /** PostgreSQL: cells per ingest mode and cells of the aggregated slot. */
   pgCellsPerWindowBatch: number;
   pgCellsMultiWindow: number;
@@ -56,6 +58,7 @@ export function sizesFor(quick: boolean): Sizes {
     triggerCells: 5_000,
     triggerTicks: 30,
     complianceNodes: 2_000,
+    statisticsCells: 1_000,
     pgCellsPerWindowBatch: 5_000,
     pgCellsMultiWindow: 2_000,
     pgAggregationCells: 5_000,
@@ -72,6 +75,7 @@ export function sizesFor(quick: boolean): Sizes {
     ingestCells: 500,
     aggregationCells: 1_000,
     complianceNodes: 200,
+    statisticsCells: 100,
     triggerTicks: 10,
     pgCellsPerWindowBatch: 500,
     pgCellsMultiWindow: 200,
@@ -90,11 +94,13 @@ export const realTimeFactor = (rowsPerSec: number, cells: number) =>
 export const STEPS = [
   "ingest",
   "grid-status-http",
+  "grid-page",
   "appender",
   "aggregation",
   "grid-status",
   "triggers",
   "en50160",
+  "statistics",
   "postgres",
 ] as const;
 export type Step = (typeof STEPS)[number];

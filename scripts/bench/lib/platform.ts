@@ -34,21 +34,27 @@ export interface BenchPlatform {
   close(): Promise<void>;
 }
 
-/** Starts the platform in `dataDir` and prepares `cellCount` LVGRID cells. */
+/**
+ * Starts the platform in `dataDir` and prepares `cellCount` LVGRID cells. With `browser`, it is
+ * served on that port as its public URL (a browser can log in) with the web app in `webDist`.
+ */
 export async function startBenchPlatform(
   dataDir: string,
   cellCount: number,
+  browser?: { port: number; webDist: string },
 ): Promise<BenchPlatform> {
+  const publicUrl = browser ? `http://127.0.0.1:${browser.port}` : PUBLIC_URL;
   const config = loadConfig({
     DATA_DIR: dataDir,
-    PUBLIC_URL,
+    PUBLIC_URL: publicUrl,
     LOG_LEVEL: "error",
     DEMO_SEED: "true",
     SIMULATOR: "false",
+    ...(browser ? { WEB_DIST: browser.webDist } : {}),
   });
   const platform = await startPlatform(config, createLogger("error"));
   const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    { hostname: "127.0.0.1", port: browser?.port ?? 0, onListen: () => {} },
     platform.app.fetch,
   );
   const started = performance.now();
@@ -72,7 +78,7 @@ export async function startBenchPlatform(
   // Logged in early: the provider's connection is then long idle when the platform closes.
   const tokens = await loginWithPassword(
     fetchApp,
-    PUBLIC_URL,
+    publicUrl,
     OTHER_ADMIN.email,
     OTHER_ADMIN.password,
   );

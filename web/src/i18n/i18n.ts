@@ -21,6 +21,9 @@ export const NAMESPACES = [
   "infrastructure",
   "metering",
   "cells",
+  "statistics",
+  "grid-monitoring",
+  "io-monitoring",
 ] as const;
 
 const english = import.meta.glob<Json>("./locales/en/*.json", { eager: true });
