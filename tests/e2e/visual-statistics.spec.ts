@@ -132,6 +132,18 @@ test.describe("visual statistics", () => {
     await other.close();
   });
 
+  test("at medium voltage an MV line's voltage reads in kV", async ({ page }) => {
+    await login(page, ACCOUNTS.user, "/visual-statistics/statistics?voltage=mv&parameters=u");
+    const panel = page.getByRole("complementary", { name: "Grid" });
+    await panel.getByRole("searchbox", { name: "Search grid, node or feeder" }).fill("Dorf");
+    await panel.getByRole("checkbox", { name: "TS Dorf › MV line to Obernau", exact: true })
+      .check();
+    await waitForValues(page);
+    await expect(
+      page.getByRole("figure", { name: /^TS Dorf › MV line to Obernau, Voltage U \(kV\)/ }),
+    ).toBeVisible();
+  });
+
   test("a period under 10 minutes is refused with the 403 message", async ({ page }) => {
     await login(page, ACCOUNTS.user, "/visual-statistics/statistics?voltage=lv&parameters=u");
     await selectFeeder(page, FEEDER_1);

@@ -102,15 +102,23 @@ export function TimeChart(
       };
     };
     // Time ticks in the customer's formats and timezone: dates from a day apart, else times
-    // with the date under the first tick of each day.
-    const timeValues = (_: uPlot, splits: number[], _axis: number, _space: number, incr: number) =>
-      splits.map((ms, k) => {
-        if (incr >= DAY_MS) return format.date(ms);
-        const date = format.date(ms);
-        return k === 0 || date !== format.date(splits[k - 1]!)
-          ? `${format.time(ms)}\n${date}`
-          : format.time(ms);
-      });
+    // with the date under the first tick of each new day (under the first tick only when the
+    // range stays within one day, so that two dates never crowd each other).
+    const timeValues = (
+      _: uPlot,
+      splits: number[],
+      _axis: number,
+      _space: number,
+      incr: number,
+    ) => {
+      if (incr >= DAY_MS) return splits.map((ms) => format.date(ms));
+      const dates = splits.map((ms) => format.date(ms));
+      const newDay = dates.map((d, k) => k > 0 && d !== dates[k - 1]);
+      const oneDay = !newDay.includes(true);
+      return splits.map((ms, k) =>
+        newDay[k] || (k === 0 && oneDay) ? `${format.time(ms)}\n${dates[k]}` : format.time(ms)
+      );
+    };
     const paths = step ? uPlot.paths.stepped!({ align: 1 }) : undefined;
     return {
       width,

@@ -8,12 +8,30 @@ import { useMvAvailability } from "../../lib/shell-atoms.ts";
 import { useAsync } from "../../lib/use-async.ts";
 import type { Voltage } from "../../lib/voltage.ts";
 import type { SelectionSearch } from "./selection.ts";
+import { unitAt } from "./mv-units.ts";
 import { feederIndex, panelTree } from "./structure.ts";
 import { vsmApi } from "./vsm-api.ts";
 
 export function useStatisticsBase(voltage: Voltage) {
   const structure = useAsync((signal) => vsmApi.structure(signal), []);
-  const parameters = useAsync((signal) => vsmApi.parameters(signal), []);
+  const loaded = useAsync((signal) => vsmApi.parameters(signal), []);
+  // At MV, voltages read in kV: the parameters' units say so too.
+  const parameters = useMemo(
+    () =>
+      loaded.status === "success"
+        ? {
+          ...loaded,
+          data: {
+            ...loaded.data,
+            parameters: loaded.data.parameters.map((p) => ({
+              ...p,
+              unit: unitAt(p.unit, voltage),
+            })),
+          },
+        }
+        : loaded,
+    [loaded, voltage],
+  );
   const view = structure.status === "success" ? structure.data : null;
   // Spec 2.4: Medium Voltage is disabled when no MV feeder exists.
   useMvAvailability(view ? view.has_mv_feeders : true);

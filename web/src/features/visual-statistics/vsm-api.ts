@@ -5,6 +5,7 @@
  */
 import { api } from "../../lib/api.ts";
 import type { Voltage } from "../../lib/voltage.ts";
+import { compareAt, histogramAt, seriesAt } from "./mv-units.ts";
 import type { Period } from "./period.ts";
 import type { Parameter, PhaseChoice } from "./selection.ts";
 import type { VisualStatisticsView } from "./structure.ts";
@@ -103,7 +104,7 @@ export const vsmApi = {
       },
       signal,
       handleErrors: true,
-    }),
+    }).then((answer) => seriesAt(answer, q.voltage)),
   histogram: (
     q: {
       feeder: string;
@@ -123,7 +124,7 @@ export const vsmApi = {
       },
       signal,
       handleErrors: true,
-    }),
+    }).then((answer) => histogramAt(answer, q.voltage)),
   compare: (
     q: {
       feeders: string[];
@@ -144,5 +145,5 @@ export const vsmApi = {
       },
       signal,
       handleErrors: true,
-    }),
+    }).then((answer) => compareAt(answer, q.voltage)),
 };
