@@ -184,16 +184,18 @@ test.describe("visual statistics", () => {
     await page.getByRole("button", { name: "Current I (A)" }).click();
     const panel = page.getByRole("complementary", { name: "Grid" });
     await panel.getByRole("searchbox").fill("Seeblick");
-    const boxes = panel.getByRole("checkbox");
-    for (const k of [0, 2]) await boxes.nth(k).check();
+    // By name: the search filters the list after its 500-ms delay.
+    const box = (feeder: string) =>
+      panel.getByRole("checkbox", { name: `TS Seeblick › ${feeder}`, exact: true });
+    for (const feeder of ["Transformer 630 kVA", "LV line 2"]) await box(feeder).check();
     await expect(panel.getByText("3 feeders selected")).toBeVisible();
-    await boxes.nth(3).click();
+    await box("LV line 3").click();
     await expect(
       page.getByText(
         "At most 6 charts can be shown at once: with 2 parameters, at most 3 feeders fit.",
       ),
     ).toBeVisible();
-    await expect(boxes.nth(3)).not.toBeChecked();
+    await expect(box("LV line 3")).not.toBeChecked();
     await expect(panel.getByText("3 feeders selected")).toBeVisible();
   });
 });
