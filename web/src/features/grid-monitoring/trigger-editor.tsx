@@ -124,36 +124,25 @@ function Editor({
           void save();
         }}
       >
-        <FormField label={t("trigger.deltaLv")} error={message(lvError)}>
-          {(p) => (
-            <Input
-              {...p}
-              required
-              type="number"
-              inputMode="decimal"
-              min={DELTA_MIN_A}
-              max={DELTA_MAX_A}
-              step="0.01"
-              value={form.lv}
-              onChange={(e) => setForm((f) => ({ ...f, lv: e.target.value }))}
-            />
-          )}
-        </FormField>
-        <FormField label={t("trigger.deltaMv")} error={message(mvError)}>
-          {(p) => (
-            <Input
-              {...p}
-              required
-              type="number"
-              inputMode="decimal"
-              min={DELTA_MIN_A}
-              max={DELTA_MAX_A}
-              step="0.01"
-              value={form.mv}
-              onChange={(e) => setForm((f) => ({ ...f, mv: e.target.value }))}
-            />
-          )}
-        </FormField>
+        {([["lv", "trigger.deltaLv", lvError], ["mv", "trigger.deltaMv", mvError]] as const).map((
+          [key, label, error],
+        ) => (
+          <FormField key={key} label={t(label)} error={message(error)}>
+            {(p) => (
+              <Input
+                {...p}
+                required
+                type="number"
+                inputMode="decimal"
+                min={DELTA_MIN_A}
+                max={DELTA_MAX_A}
+                step="0.01"
+                value={form[key]}
+                onChange={(e) => setForm((f) => ({ ...f, [key]: e.target.value }))}
+              />
+            )}
+          </FormField>
+        ))}
         <FormField label={t("trigger.duration")}>
           {(p) => (
             <Select

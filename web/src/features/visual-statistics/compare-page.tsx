@@ -14,7 +14,7 @@ import { Loader } from "../../ui/loader.tsx";
 import { SegmentedControl } from "../../ui/segmented-control.tsx";
 import { Select } from "../../ui/select.tsx";
 import { ChartCard, useParameterLabel } from "./chart-card.tsx";
-import { LoadProblem, Notice } from "./notice.tsx";
+import { Labelled, LoadProblem, Notice } from "./notice.tsx";
 import { PeriodPicker } from "./period-picker.tsx";
 import { type Period, resolvePeriod, zoomPeriod } from "./period.ts";
 import { SelectionWarnings } from "./selection-warnings.tsx";
@@ -103,29 +103,23 @@ export function ComparePage() {
                   }))}
                 />
               </div>
-              <div className="flex flex-col gap-1">
-                <span className="text-xs font-medium text-muted-foreground">
-                  {t("controls.phase")}
-                </span>
+              <Labelled label={t("controls.phase")}>
                 <SegmentedControl
                   label={t("controls.phase")}
                   value={selection.phase}
                   onChange={(phase) => update({ phase })}
                   options={PHASE_CHOICES.map((p) => ({ value: p, label: t(`phases.${p}`) }))}
                 />
-              </div>
+              </Labelled>
             </div>
-            <div className="flex flex-col gap-1">
-              <span className="text-xs font-medium text-muted-foreground">
-                {t("controls.period")}
-              </span>
+            <Labelled label={t("controls.period")}>
               <PeriodPicker
                 value={selection.period}
                 period={period}
                 onChange={(choice) => update({ period: choice })}
                 onRefresh={() => setRefresh((n) => n + 1)}
               />
-            </div>
+            </Labelled>
           </div>
           {refusal ? <p role="alert" className="text-sm text-state-critical">{refusal}</p> : null}
           <SelectionWarnings

@@ -72,3 +72,15 @@ export function LoadProblem(
   const { text, code } = errorText(error);
   return <Notice tone="warning" title={text} code={code} {...(className ? { className } : {})} />;
 }
+
+/** A control with its small label above it. */
+export function Labelled(
+  { label, className, children }: { label: string; className?: string; children: ReactNode },
+) {
+  return (
+    <div className={cn("flex flex-col gap-1", className)}>
+      <span className="text-xs font-medium text-muted-foreground">{label}</span>
+      {children}
+    </div>
+  );
+}

@@ -4,14 +4,13 @@
  */
 import { useSearch } from "@tanstack/react-router";
 import { BarChart3 } from "lucide-react";
-import { type ReactNode, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { voltageOf } from "../../lib/voltage.ts";
 import { Button } from "../../ui/button.tsx";
-import { cn } from "../../ui/cn.ts";
 import { SegmentedControl } from "../../ui/segmented-control.tsx";
 import { Switch } from "../../ui/switch.tsx";
-import { Notice } from "./notice.tsx";
+import { Labelled, Notice } from "./notice.tsx";
 import { PeriodPicker } from "./period-picker.tsx";
 import { resolvePeriod, zoomPeriod } from "./period.ts";
 import {
@@ -202,17 +201,6 @@ export function StatisticsPage() {
         );
       }}
     </StatisticsLayout>
-  );
-}
-
-function Labelled(
-  { label, className, children }: { label: string; className?: string; children: ReactNode },
-) {
-  return (
-    <div className={cn("flex flex-col gap-1", className)}>
-      <span className="text-xs font-medium text-muted-foreground">{label}</span>
-      {children}
-    </div>
   );
 }
 
