@@ -41,7 +41,7 @@ import {
   openDatabase,
   requireAuth,
   serveWebApp,
-} from "./modules/kernel/mod.ts";
+} from "./kernel/mod.ts";
 import {
   emailValidationRoutes,
   ProfileService,

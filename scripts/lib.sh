@@ -16,7 +16,7 @@ ensure_node_modules() {
 # Builds the web app when web/dist is missing or older than any of its sources.
 ensure_web_build() {
   local stamp="web/dist/.build-stamp"
-  if [ ! -f "$stamp" ] || [ -n "$(find web/src web/public web/index.html web/vite.config.ts web/tsconfig.json modules/kernel/i18n package-lock.json -newer "$stamp" -print -quit 2>/dev/null)" ]; then
+  if [ ! -f "$stamp" ] || [ -n "$(find web/src web/public web/index.html web/vite.config.ts web/tsconfig.json kernel/i18n package-lock.json -newer "$stamp" -print -quit 2>/dev/null)" ]; then
     echo "==> Building the web app"
     npx vite build --config web/vite.config.ts --logLevel warn
     touch "$stamp"

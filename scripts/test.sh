@@ -88,9 +88,9 @@ ensure_web_build
 DENO_PERMS=(--allow-net --allow-read --allow-write --allow-env --allow-ffi --allow-sys --allow-run --v8-flags=--expose-gc)
 gate "format" npx --no-install deno fmt --check
 gate "lint" npx --no-install deno lint
-gate "type check (deno)" npx --no-install deno check --quiet main.ts modules core scripts tests
+gate "type check (deno)" npx --no-install deno check --quiet main.ts kernel modules core scripts tests
 gate "type check (web, tsc)" npx --no-install tsc -p web/tsconfig.json
-deno_suite "unit and architecture" "${DENO_PERMS[@]}" modules core scripts web/src tests/arch
+deno_suite "unit and architecture" "${DENO_PERMS[@]}" kernel modules core scripts web/src tests/arch
 deno_suite "integration" "${DENO_PERMS[@]}" tests/integration
 e2e_suite
 

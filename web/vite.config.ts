@@ -57,13 +57,13 @@ export default defineConfig({
   server: {
     port: 5173,
     fs: {
-      // The server's error texts (modules/kernel/i18n/<lang>/errors.json) are imported as the
+      // The server's error texts (kernel/i18n/<lang>/errors.json) are imported as the
       // `errors` namespace.
       // The pure rule files of the server are used by the forms as they are: the password
       // policy, the grid setup limits and the global settings limits.
       allow: [
         webDir,
-        `${repoDir}modules/kernel/i18n`,
+        `${repoDir}kernel/i18n`,
         `${repoDir}modules/users/password_policy.ts`,
         `${repoDir}modules/grid/validation.ts`,
         `${repoDir}modules/customers/settings_rules.ts`,

@@ -3,7 +3,7 @@
  * answers them with the catalogue's `{ code, key, params }`; their `message` carries the detail
  * for the logs (the public text comes from the catalogue).
  */
-import { AppError } from "../../modules/kernel/mod.ts";
+import { AppError } from "../../kernel/mod.ts";
 
 /** Catalogue codes of an unusable report period (spec 8.2): incorrect, over 366 days, under 10 min. */
 export type PeriodErrorCode = 401 | 402 | 403;

@@ -3,7 +3,7 @@
  * start next to the ones already running, and what an automatic trigger does when it fires.
  * Pure: the caller reads the running requests and counts inside its transaction and passes them.
  */
-import { AppError } from "../../modules/kernel/mod.ts";
+import { AppError } from "../../kernel/mod.ts";
 import type { RequestKind } from "./custom_durations.ts";
 
 /** Counted limits; both are configurable per installation. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { AppError } from "../../modules/kernel/mod.ts";
+import { AppError } from "../../kernel/mod.ts";
 import {
   checkStart,
   checkTriggerEnable,

@@ -1,6 +1,6 @@
 /** The csm calls of spec 7 and the settings calls (docs/contracts.md, "Settings calls"). */
 import { Hono } from "hono";
-import { type AppEnv, AppError, requireApp } from "../kernel/mod.ts";
+import { type AppEnv, AppError, requireApp } from "../../kernel/mod.ts";
 import { MAX_LOGO_BYTES } from "./logo_image.ts";
 import type { CustomersService } from "./service.ts";
 

@@ -1,6 +1,6 @@
 /** Customer reads with tenant isolation: a foreign customer looks exactly like a missing one. */
 import { asc, eq } from "drizzle-orm";
-import { AppError, type Db, isSuperRole, type Principal } from "../kernel/mod.ts";
+import { AppError, type Db, isSuperRole, type Principal } from "../../kernel/mod.ts";
 import { type CustomerDto, toDto } from "./dto.ts";
 import { type CustomerRow, customers, type NewCustomerRow } from "./schema.ts";
 import { CustomerSettingsService } from "./settings_service.ts";

@@ -5,7 +5,7 @@
  * across customers: super-admin only). Foreign customers answer the same 404 as missing ones.
  */
 import { eq } from "drizzle-orm";
-import { AppError, type Db, isSuperRole, type Principal } from "../kernel/mod.ts";
+import { AppError, type Db, isSuperRole, type Principal } from "../../kernel/mod.ts";
 import { inspectImage, MAX_LOGO_BYTES, MAX_LOGO_SIDE } from "./logo_image.ts";
 import { type CustomerRow, customers, logos } from "./schema.ts";
 import { type CustomerDto, toDto } from "./dto.ts";

@@ -5,7 +5,7 @@
  * administrator can link them to a node and map them in the running demo (code 301 otherwise).
  */
 import type { CellsService } from "../grid/mod.ts";
-import type { Logger } from "../kernel/mod.ts";
+import type { Logger } from "../../kernel/mod.ts";
 import { DEMO_CUSTOMER } from "./mod.ts";
 
 /** What the poller needs. */

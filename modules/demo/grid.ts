@@ -10,7 +10,7 @@ import {
   mapStraight,
   type NewStationGroup,
 } from "../grid/mod.ts";
-import type { Db } from "../kernel/mod.ts";
+import type { Db } from "../../kernel/mod.ts";
 
 /** The load a simulated LV grid feeds. */
 export type DemoProfile = "residential" | "commercial" | "industrial" | "mixed";

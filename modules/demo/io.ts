@@ -4,7 +4,7 @@
  * them to (core/simulator SIM_IO: module 1 door, 2 relay, 3 temperature).
  */
 import { ioModulesService, type NewIoModule } from "../grid/mod.ts";
-import type { Db, EventBus } from "../kernel/mod.ts";
+import type { Db, EventBus } from "../../kernel/mod.ts";
 
 /** The module definitions, in slot order. */
 export const DEMO_IO_MODULES: readonly NewIoModule[] = [

@@ -6,7 +6,7 @@
  */
 import type { CustomersService } from "../customers/mod.ts";
 import type { CellsService } from "../grid/mod.ts";
-import type { Db, EventBus, Logger } from "../kernel/mod.ts";
+import type { Db, EventBus, Logger } from "../../kernel/mod.ts";
 import type { UsersService } from "../users/mod.ts";
 import { seedDemoGrid } from "./grid.ts";
 import { seedDemoIo } from "./io.ts";

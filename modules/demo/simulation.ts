@@ -14,7 +14,7 @@ import {
 } from "../../core/mod.ts";
 import type { CustomersService } from "../customers/mod.ts";
 import { type CellsService, readStructure } from "../grid/mod.ts";
-import type { Db, Logger } from "../kernel/mod.ts";
+import type { Db, Logger } from "../../kernel/mod.ts";
 import { DEMO_CUSTOMER } from "./mod.ts";
 import { DEMO_PROFILES } from "./grid.ts";
 

@@ -14,7 +14,7 @@ import {
   samplesForMapping,
   validateMapping,
 } from "../../core/mod.ts";
-import { AppError, type Db, type EventBus } from "../kernel/mod.ts";
+import { AppError, type Db, type EventBus } from "../../kernel/mod.ts";
 import type {} from "./events.ts";
 import { type CellsSetupService, isConnected } from "./cells_setup.ts";
 import { assertMvEstimationMapping } from "./setup_service.ts";

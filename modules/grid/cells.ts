@@ -4,7 +4,7 @@
  * credentials are cached briefly; rotation and revocation clear the cache at once.
  */
 import { and, asc, eq } from "drizzle-orm";
-import type { Db } from "../kernel/mod.ts";
+import type { Db } from "../../kernel/mod.ts";
 import { hashSecret, newSecret, parseCredential, sameHash } from "./credentials.ts";
 import { cells, feeders } from "./schema.ts";
 

@@ -16,7 +16,7 @@ import {
   holdsKey,
   isAppAdmin,
   validate,
-} from "../kernel/mod.ts";
+} from "../../kernel/mod.ts";
 import { CellMappingService } from "./cell_mapping.ts";
 import { CELL_CATEGORIES, CellsSetupService, MESSAGE_MAX } from "./cells_setup.ts";
 import { IoModulesService } from "./io_modules.ts";

@@ -14,7 +14,7 @@
  * Cells installed before this life cycle (status CONNECTED) count as configured.
  */
 import { and, asc, count, eq, ilike, inArray, or, sql } from "drizzle-orm";
-import { AppError, type Db, type EventBus } from "../kernel/mod.ts";
+import { AppError, type Db, type EventBus } from "../../kernel/mod.ts";
 import type {} from "./events.ts";
 import {
   cellIoModules,

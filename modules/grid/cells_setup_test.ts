@@ -7,7 +7,7 @@ import {
   EventBus,
   migrate,
   openDatabase,
-} from "../kernel/mod.ts";
+} from "../../kernel/mod.ts";
 import { CellMappingService, feederMappingProblem, VERDICT_MESSAGES } from "./cell_mapping.ts";
 import { CellsService } from "./cells.ts";
 import {

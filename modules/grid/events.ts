@@ -19,7 +19,7 @@ export interface MappingValidated {
   certainty: "CERTAIN" | "NOT_CERTAIN" | "NO_CONCLUSION";
 }
 
-declare module "../kernel/events.ts" {
+declare module "../../kernel/events.ts" {
   interface EventMap {
     "grid.cellsToConfigure": CellsToConfigure;
     "grid.mappingValidated": MappingValidated;

@@ -3,7 +3,7 @@
  * node) with their active I/O modules, in slot order (the slot is the protocol's module number).
  */
 import { and, asc, eq, isNotNull } from "drizzle-orm";
-import type { Db, EventBus } from "../kernel/mod.ts";
+import type { Db, EventBus } from "../../kernel/mod.ts";
 import { CellsSetupService } from "./cells_setup.ts";
 import { IoModulesService } from "./io_modules.ts";
 import {

@@ -9,7 +9,7 @@
  * not for DTVI devices nor unmetered nodes; a module in use by a cell cannot be deleted.
  */
 import { and, asc, eq } from "drizzle-orm";
-import { AppError, type Db } from "../kernel/mod.ts";
+import { AppError, type Db } from "../../kernel/mod.ts";
 import { type CellsSetupService, FORBIDDEN_CHARACTERS, NODE_COMPATIBILITY } from "./cells_setup.ts";
 import {
   cellIoModules,

@@ -6,7 +6,7 @@
  */
 import { XMLParser } from "fast-xml-parser";
 import { and, desc, eq } from "drizzle-orm";
-import { AppError, type Db } from "../kernel/mod.ts";
+import { AppError, type Db } from "../../kernel/mod.ts";
 import { mapLayers } from "./schema.ts";
 
 /** Spec 5: at most 10 MB per file. */

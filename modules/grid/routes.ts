@@ -1,6 +1,6 @@
 /** The gsm calls of spec 7 that exist so far. */
 import { Hono } from "hono";
-import { type AppEnv, AppError, type Db, type EventBus, holdsKey } from "../kernel/mod.ts";
+import { type AppEnv, AppError, type Db, type EventBus, holdsKey } from "../../kernel/mod.ts";
 import { setupRoutes } from "./setup_routes.ts";
 import { readStructure, visualStatisticsView } from "./structure.ts";
 

@@ -12,7 +12,7 @@ import {
   type EventBus,
   holdsKey,
   isAppAdmin,
-} from "../kernel/mod.ts";
+} from "../../kernel/mod.ts";
 import { MAP_LAYER_MAX_BYTES, MapLayerService } from "./map_layers.ts";
 import { GridSetupService } from "./setup_service.ts";
 

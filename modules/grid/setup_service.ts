@@ -5,7 +5,7 @@
  * grid exactly as it was and concurrent changes cannot break the limits.
  */
 import { and, asc, eq, ilike, inArray, or, sql } from "drizzle-orm";
-import { AppError, type Db, type EventBus } from "../kernel/mod.ts";
+import { AppError, type Db, type EventBus } from "../../kernel/mod.ts";
 import { isConnected } from "./cells_setup.ts";
 import {
   cellIoModules,

@@ -7,7 +7,7 @@ import {
   EventBus,
   migrate,
   openDatabase,
-} from "../kernel/mod.ts";
+} from "../../kernel/mod.ts";
 import { CellsService } from "./cells.ts";
 import type { CellsToConfigure } from "./events.ts";
 import { cellMappings, cells, feeders, type MappedPhase } from "./schema.ts";

@@ -1,6 +1,6 @@
 /** The grid structure of a customer: creation in one transaction and the nested read model. */
 import { asc, eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "../kernel/mod.ts";
+import type { Db } from "../../kernel/mod.ts";
 import {
   cells,
   type ElectricalWorkType,

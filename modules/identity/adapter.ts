@@ -3,7 +3,7 @@
  * tokens survive a restart and work the same on PGlite and PostgreSQL.
  */
 import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
-import type { Db } from "../kernel/mod.ts";
+import type { Db } from "../../kernel/mod.ts";
 import { oidcPayloads } from "./schema.ts";
 
 type Payload = Record<string, unknown> & { grantId?: string; userCode?: string; uid?: string };

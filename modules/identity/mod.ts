@@ -12,7 +12,7 @@ import {
   type Db,
   type Logger,
   type TokenVerifier,
-} from "../kernel/mod.ts";
+} from "../../kernel/mod.ts";
 import type { UsersService } from "../users/mod.ts";
 import { API_AUDIENCE, OIDC_PATH, WEB_CLIENT_ID } from "./constants.ts";
 import { oidcProxyRoutes } from "./proxy.ts";

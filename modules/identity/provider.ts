@@ -6,8 +6,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import Provider, { type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import type { CustomersService } from "../customers/mod.ts";
-import type { Db, Logger } from "../kernel/mod.ts";
-import { verifyPassword } from "../kernel/mod.ts";
+import type { Db, Logger } from "../../kernel/mod.ts";
+import { verifyPassword } from "../../kernel/mod.ts";
 import type { UsersService } from "../users/mod.ts";
 import { createAdapterClass } from "./adapter.ts";
 import { API_AUDIENCE, OIDC_PATH, WEB_CLIENT_ID } from "./constants.ts";

@@ -1,6 +1,6 @@
 /** Forwards /oidc requests from the public server to the provider's loopback port. */
 import { Hono } from "hono";
-import type { AppEnv } from "../kernel/mod.ts";
+import type { AppEnv } from "../../kernel/mod.ts";
 
 const HOP_BY_HOP = [
   "connection",

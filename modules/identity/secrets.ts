@@ -4,7 +4,7 @@
  */
 import { eq } from "drizzle-orm";
 import { exportJWK, generateKeyPair, type JWK } from "jose";
-import type { Db } from "../kernel/mod.ts";
+import type { Db } from "../../kernel/mod.ts";
 import { secrets } from "./schema.ts";
 
 /** The secrets of this installation. */

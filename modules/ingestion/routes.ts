@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ingestBatch, type IngestOutcome, type MeasurementStore } from "../../core/mod.ts";
 import type { CellsService } from "../grid/mod.ts";
-import { type AppEnv, AppError } from "../kernel/mod.ts";
+import { type AppEnv, AppError } from "../../kernel/mod.ts";
 
 /** Largest accepted batch body. */
 export const MAX_BATCH_BYTES = 4 * 1024 * 1024;

@@ -19,7 +19,7 @@ export interface IoStateChanged {
   at: string;
 }
 
-declare module "../kernel/events.ts" {
+declare module "../../kernel/events.ts" {
   interface EventMap {
     "io.stateChanged": IoStateChanged;
   }

@@ -6,7 +6,7 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { Hono } from "hono";
-import type { AppEnv, Db, EventBus, Logger } from "../kernel/mod.ts";
+import type { AppEnv, Db, EventBus, Logger } from "../../kernel/mod.ts";
 import { type CustomerOf, ioMonitoringRoutes } from "./routes.ts";
 import { IoMonitoringService } from "./service.ts";
 import { IoStateWatcher } from "./watcher.ts";

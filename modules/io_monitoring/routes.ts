@@ -4,7 +4,7 @@
  */
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { type AppEnv, AppError, requireApp, validate } from "../kernel/mod.ts";
+import { type AppEnv, AppError, requireApp, validate } from "../../kernel/mod.ts";
 import type { IoMonitoringService } from "./service.ts";
 
 const APP = "app:io-monitoring";

@@ -3,7 +3,7 @@
  * period, the regular slot grid with gaps, the step series of a digital channel, and the
  * detection of a digital state change for notifications.
  */
-import { AppError } from "../kernel/mod.ts";
+import { AppError } from "../../kernel/mod.ts";
 
 /** The cells' I/O cadence: one value per channel and 20-s window. */
 export const CADENCE_MS = 20_000;

@@ -6,7 +6,7 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { activeIoCells, type ActiveIoModule, type IoCell } from "../grid/mod.ts";
-import { AppError, type Db } from "../kernel/mod.ts";
+import { AppError, type Db } from "../../kernel/mod.ts";
 import {
   alignSlots,
   type AnalogSlot,

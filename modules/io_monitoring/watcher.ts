@@ -9,7 +9,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { inArray } from "drizzle-orm";
 import { activeIoCells, type IoCell } from "../grid/mod.ts";
-import type { Db, EventBus, Logger } from "../kernel/mod.ts";
+import type { Db, EventBus, Logger } from "../../kernel/mod.ts";
 import type { IoStateChanged } from "./events.ts";
 import { channelStates } from "./schema.ts";
 import { detectChange, type KnownState } from "./series.ts";

@@ -11,7 +11,7 @@ import {
   readRawValues,
 } from "../../core/mod.ts";
 import type { CellsService } from "../grid/mod.ts";
-import type { Db, EventBus, Logger } from "../kernel/mod.ts";
+import type { Db, EventBus, Logger } from "../../kernel/mod.ts";
 import type { Caller } from "./custom_access.ts";
 import { NodeDirectory, type NodeLookup } from "./custom_nodes.ts";
 import type { NodeHistory } from "./node_detail.ts";

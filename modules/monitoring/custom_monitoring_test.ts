@@ -7,7 +7,7 @@ import {
   EventBus,
   migrate,
   openDatabase,
-} from "../kernel/mod.ts";
+} from "../../kernel/mod.ts";
 import type { Caller } from "./custom_access.ts";
 import type { MonitoredNode, NodeLookup } from "./custom_nodes.ts";
 import { RequestService } from "./custom_requests.ts";

@@ -3,7 +3,7 @@
  * the cell installed there, read from the grid module and cached per customer for 30 s.
  */
 import { type CellsService, readStructure } from "../grid/mod.ts";
-import type { Db } from "../kernel/mod.ts";
+import type { Db } from "../../kernel/mod.ts";
 import { isMvFeeder } from "./topology.ts";
 
 /** A feeder and the voltage level its currents are compared at. */

@@ -15,7 +15,7 @@ import {
   type RunningRequest,
   triggerOutcome,
 } from "../../core/mod.ts";
-import { AppError, type Db } from "../kernel/mod.ts";
+import { AppError, type Db } from "../../kernel/mod.ts";
 import { type Caller, lockCustomer, sees, type Tx, visibleCustomerKeys } from "./custom_access.ts";
 import type { MonitoredNode, NodeLookup } from "./custom_nodes.ts";
 import {

@@ -13,7 +13,7 @@ import {
   isSuperRole,
   requireApp,
   validate,
-} from "../kernel/mod.ts";
+} from "../../kernel/mod.ts";
 import type { Caller } from "./custom_access.ts";
 import type { CustomMonitoring } from "./custom_monitoring.ts";
 

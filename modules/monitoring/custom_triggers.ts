@@ -4,7 +4,7 @@
  */
 import { and, asc, eq, isNull, ne, type SQL } from "drizzle-orm";
 import { checkTriggerEnable, isAllowedDuration } from "../../core/mod.ts";
-import { AppError, type Db } from "../kernel/mod.ts";
+import { AppError, type Db } from "../../kernel/mod.ts";
 import { type Caller, lockCustomer, sees, type Tx } from "./custom_access.ts";
 import type { RequestService } from "./custom_requests.ts";
 import { customTriggers, type TriggerRow } from "./custom_schema.ts";

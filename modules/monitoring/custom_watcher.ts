@@ -20,7 +20,7 @@ import {
   type RawSeries,
   VALUE_INTERVAL_MS,
 } from "../../core/mod.ts";
-import type { EventBus, Logger } from "../kernel/mod.ts";
+import type { EventBus, Logger } from "../../kernel/mod.ts";
 import type { MonitoredFeeder, MonitoredNode, NodeLookup } from "./custom_nodes.ts";
 import type { FireResult, RequestService } from "./custom_requests.ts";
 import type { TriggerRow } from "./custom_schema.ts";

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { currentSteps, LatestValues, type RawSeries, VALUE_INTERVAL_MS } from "../../core/mod.ts";
-import { createLogger, EventBus } from "../kernel/mod.ts";
+import { createLogger, EventBus } from "../../kernel/mod.ts";
 import type { MonitoredNode, NodeLookup } from "./custom_nodes.ts";
 import type { RequestService } from "./custom_requests.ts";
 import type { TriggerRow } from "./custom_schema.ts";

@@ -41,7 +41,7 @@ export interface CustomTriggerFired {
   at: string;
 }
 
-declare module "../kernel/events.ts" {
+declare module "../../kernel/events.ts" {
   interface EventMap {
     "monitoring.nodeStateChanged": NodeStateChanged;
     "monitoring.customTriggerFired": CustomTriggerFired;

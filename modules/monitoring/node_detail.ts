@@ -13,7 +13,7 @@ import {
   type RawSeries,
   runStart,
 } from "../../core/mod.ts";
-import { AppError } from "../kernel/mod.ts";
+import { AppError } from "../../kernel/mod.ts";
 import type { Level, NodeEvaluation } from "./service.ts";
 
 export type Phase = "L1" | "L2" | "L3" | "N";

@@ -1,7 +1,7 @@
 /** The evm calls: grid status (spec 7), one node's detail and history, and custom monitoring. */
 import { Hono } from "hono";
 import { z } from "zod";
-import { type AppEnv, AppError, requireApp, validate } from "../kernel/mod.ts";
+import { type AppEnv, AppError, requireApp, validate } from "../../kernel/mod.ts";
 import type { CustomMonitoring } from "./custom_monitoring.ts";
 import { customMonitoringRoutes } from "./custom_routes.ts";
 import { nodeDetail, nodeValues, valuesPeriod } from "./node_detail.ts";

@@ -18,7 +18,7 @@ import {
   type Thresholds,
 } from "../../core/mod.ts";
 import type { CustomerDto, CustomersService } from "../customers/mod.ts";
-import type { EventBus } from "../kernel/mod.ts";
+import type { EventBus } from "../../kernel/mod.ts";
 import { allNodes, type NodeDto } from "../grid/mod.ts";
 import {
   type GridStatusDto,

@@ -8,7 +8,7 @@ import { gunzipSync } from "node:zlib";
 import { LatestValues, type NodeTopology } from "../../core/mod.ts";
 import type { CustomerDto } from "../customers/mod.ts";
 import type { NodeDto, StationGroupDto } from "../grid/mod.ts";
-import { createLogger, EventBus } from "../kernel/mod.ts";
+import { createLogger, EventBus } from "../../kernel/mod.ts";
 import type { NodeStateChanged } from "./events.ts";
 import { GridStatusService, REUSE_MS } from "./service.ts";
 import type { GridStatusDto } from "./status_body.ts";

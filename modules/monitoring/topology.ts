@@ -11,7 +11,7 @@ import {
   type StationGroupDto,
   structureVersion,
 } from "../grid/mod.ts";
-import type { Db } from "../kernel/mod.ts";
+import type { Db } from "../../kernel/mod.ts";
 
 /** MV values exist at MV lines and at transformers with MV voltage estimation. */
 export function isMvFeeder(feeder: { type: string; parameters: Record<string, unknown> }): boolean {

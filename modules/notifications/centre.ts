@@ -13,7 +13,7 @@ import {
   type Logger,
   type TokenVerifier,
   validate,
-} from "../kernel/mod.ts";
+} from "../../kernel/mod.ts";
 import { createMailer, type Mailer } from "./mailer.ts";
 import { type Producers, startProducers, type UserDirectory } from "./producers.ts";
 import { type CustomerKeyOf, notificationRoutes } from "./routes.ts";

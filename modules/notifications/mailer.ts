@@ -3,7 +3,7 @@
  * kept in the outbox table, which an administrator reads at GET /nsm/outbox.
  */
 import nodemailer from "nodemailer";
-import type { Logger } from "../kernel/mod.ts";
+import type { Logger } from "../../kernel/mod.ts";
 import type { NotificationsService, OutboxDto } from "./service.ts";
 
 /** One mail to send. */

@@ -9,7 +9,7 @@
 import type { CustomTriggerFired, NodeStateChanged } from "../monitoring/mod.ts";
 import type { CellsToConfigure, MappingValidated } from "../grid/mod.ts";
 import type { IoStateChanged } from "../io_monitoring/mod.ts";
-import { type EventBus, holdsKey, type Logger } from "../kernel/mod.ts";
+import { type EventBus, holdsKey, type Logger } from "../../kernel/mod.ts";
 import type { CurrentUserDto, EmailValidationRequested } from "../users/mod.ts";
 import { notificationMail, validationMail } from "./mail_texts.ts";
 import type { Mailer } from "./mailer.ts";

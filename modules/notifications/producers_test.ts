@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createLogger, type Database, EventBus, migrate, openDatabase } from "../kernel/mod.ts";
+import { createLogger, type Database, EventBus, migrate, openDatabase } from "../../kernel/mod.ts";
 import type { NodeStateChanged } from "../monitoring/mod.ts";
 import type { CurrentUserDto } from "../users/mod.ts";
 import type { Mailer, MailMessage } from "./mailer.ts";

@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { type AppEnv, AppError, isSuperRole, requireApp, validate } from "../kernel/mod.ts";
+import { type AppEnv, AppError, isSuperRole, requireApp, validate } from "../../kernel/mod.ts";
 import { MAX_PAGE_SIZE, type NotificationsService, type Owner } from "./service.ts";
 
 /** Resolves an auth connection name to its customer key (given by main.ts from customers). */

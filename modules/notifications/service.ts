@@ -4,7 +4,7 @@
  * anything else answers the same 404 as a missing key.
  */
 import { and, count, desc, eq, sql } from "drizzle-orm";
-import { AppError, type Db } from "../kernel/mod.ts";
+import { AppError, type Db } from "../../kernel/mod.ts";
 import {
   type NotificationInfo,
   type NotificationRow,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { AppError, type Database, migrate, openDatabase } from "../kernel/mod.ts";
+import { AppError, type Database, migrate, openDatabase } from "../../kernel/mod.ts";
 import { type NewNotification, NotificationsService, type Owner } from "./service.ts";
 
 const A: Owner = { userId: "ua", customerKey: "c1" };

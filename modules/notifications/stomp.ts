@@ -13,7 +13,7 @@ import {
   type Logger,
   type Principal,
   type TokenVerifier,
-} from "../kernel/mod.ts";
+} from "../../kernel/mod.ts";
 import type { NotificationDto } from "./service.ts";
 import {
   type ParsedItem,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { AppError, createLogger, type Principal, type TokenVerifier } from "../kernel/mod.ts";
+import { AppError, createLogger, type Principal, type TokenVerifier } from "../../kernel/mod.ts";
 import type { NotificationDto } from "./service.ts";
 import {
   bearerToken,

@@ -6,7 +6,7 @@
  */
 import type { MeasurementStore } from "../../core/mod.ts";
 import { allNodes, type CellsService, type StationGroupDto } from "../grid/mod.ts";
-import { AppError } from "../kernel/mod.ts";
+import { AppError } from "../../kernel/mod.ts";
 import { isMvFeeder } from "../monitoring/mod.ts";
 import type { FeederDirectory, FeederRef, Level } from "./service.ts";
 

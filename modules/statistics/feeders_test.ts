@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { CellDto, FeederDto, NodeDto, StationGroupDto } from "../grid/mod.ts";
-import { AppError } from "../kernel/mod.ts";
+import { AppError } from "../../kernel/mod.ts";
 import { topologyDirectory } from "./feeders.ts";
 
 const feeder = (id: string, slot: number, type: string, mv = false): FeederDto => ({

@@ -2,7 +2,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { HISTOGRAM_BINS, RESOLUTION_NAMES, STATISTICS_PARAMETER_KEYS } from "../../core/mod.ts";
-import { type AppEnv, AppError, requireApp, validate } from "../kernel/mod.ts";
+import { type AppEnv, AppError, requireApp, validate } from "../../kernel/mod.ts";
 import type { StatisticsService } from "./service.ts";
 
 /** A comma-separated list, trimmed, without empty items or repeats (order kept). */

@@ -28,7 +28,7 @@ import {
   type StatisticsPhase,
   summarize,
 } from "../../core/mod.ts";
-import { AppError } from "../kernel/mod.ts";
+import { AppError } from "../../kernel/mod.ts";
 
 /** The voltage level of a request (spec 2.3). */
 export type Level = "LV" | "MV";

@@ -9,7 +9,7 @@ export interface EmailValidationRequested {
   link: string;
 }
 
-declare module "../kernel/events.ts" {
+declare module "../../kernel/events.ts" {
   interface EventMap {
     "users.emailValidationRequested": EmailValidationRequested;
   }

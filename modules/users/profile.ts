@@ -3,7 +3,13 @@
  * start page, notification settings and password, and the e-mail validation flow.
  */
 import { and, eq, gt, isNull } from "drizzle-orm";
-import { AppError, type Db, type EventBus, type Principal, verifyPassword } from "../kernel/mod.ts";
+import {
+  AppError,
+  type Db,
+  type EventBus,
+  type Principal,
+  verifyPassword,
+} from "../../kernel/mod.ts";
 import "./events.ts";
 import { normalizePhone, reachableStartPages } from "./rules.ts";
 import { emailValidationTokens, type UserRow, users } from "./schema.ts";

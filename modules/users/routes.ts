@@ -1,7 +1,7 @@
 /** The usm calls: the current user's profile (spec 7) and user management (docs/contracts.md). */
 import { Hono } from "hono";
 import { z } from "zod";
-import { type AppEnv, requireApp, ROLES, validate } from "../kernel/mod.ts";
+import { type AppEnv, requireApp, ROLES, validate } from "../../kernel/mod.ts";
 import { PASSWORD_MAX_LENGTH } from "./password_policy.ts";
 import { EMAIL_VALIDATION_RETURN, type ProfileService } from "./profile.ts";
 import { isAllowedName, isAppsRolesEntry, UI_LANGUAGES } from "./rules.ts";

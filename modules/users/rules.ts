@@ -3,7 +3,7 @@
  * pages, who may grant what, and field checks. The web form mirrors them; the server enforces.
  */
 import { isValidPhoneNumber, parsePhoneNumberWithError } from "libphonenumber-js";
-import { holdsKey, isAppAdmin, type Principal, type Role, ROLES } from "../kernel/mod.ts";
+import { holdsKey, isAppAdmin, type Principal, type Role, ROLES } from "../../kernel/mod.ts";
 
 /** Users per page of the user list (spec 9). */
 export const USERS_PAGE_SIZE = 17;

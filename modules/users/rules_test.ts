@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Principal } from "../kernel/mod.ts";
+import type { Principal } from "../../kernel/mod.ts";
 import { wantsEmail } from "./profile.ts";
 import {
   canGrantAppRole,

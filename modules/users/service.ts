@@ -11,7 +11,7 @@ import {
   isSuperRole,
   type Principal,
   type Role,
-} from "../kernel/mod.ts";
+} from "../../kernel/mod.ts";
 import {
   canGrantAppRole,
   canGrantRole,

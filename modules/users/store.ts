@@ -1,6 +1,6 @@
 /** Row mapping and password storage shared by the users services (internal to the module). */
 import { and, desc, eq, lt, sql } from "drizzle-orm";
-import { AppError, type Db, hashPassword, type Role, verifyPassword } from "../kernel/mod.ts";
+import { AppError, type Db, hashPassword, type Role, verifyPassword } from "../../kernel/mod.ts";
 import { checkPassword } from "./password_policy.ts";
 import { passwordHistory, type UserRow, users } from "./schema.ts";
 

@@ -12,7 +12,7 @@
 import { DuckDBTimestampValue } from "@duckdb/node-api";
 import { LatestValues, readRawValues } from "../../core/mod.ts";
 import { allocateColumns, generateColumns, WINDOW_MS } from "../../core/simulator/mod.ts";
-import { createLogger, EventBus, migrate, openDatabase } from "../../modules/kernel/mod.ts";
+import { createLogger, EventBus, migrate, openDatabase } from "../../kernel/mod.ts";
 import type { MonitoredNode, NodeLookup } from "../../modules/monitoring/custom_nodes.ts";
 import { RequestService } from "../../modules/monitoring/custom_requests.ts";
 import { TriggerService } from "../../modules/monitoring/custom_triggers.ts";

@@ -3,8 +3,9 @@
  * `deno lint` run.
  *
  * - `module-boundaries`: a module reaches another module only through its `mod.ts`; the shared
- *   kernel imports no other module; core/ imports only `modules/kernel/mod.ts`; main.ts imports
- *   only `modules/<name>/mod.ts`, `core/mod.ts` and root files such as package.json.
+ *   kernel (`kernel/`) imports no module and not core/; core/ imports only `kernel/mod.ts`;
+ *   main.ts imports only `kernel/mod.ts`, `modules/<name>/mod.ts`, `core/mod.ts` and root files
+ *   such as package.json.
  * - `web-boundaries`: `web/src/features/<a>` never imports `features/<b>`; `ui/` and `lib/`
  *   import no feature.
  * - `no-literal-ui-text`: user-visible JSX text comes from the i18n files.
@@ -22,10 +23,10 @@ export interface RepoPath {
   path: string;
 }
 
-const ROOT_MARKERS = ["/modules/", "/core/", "/web/src/", "/main.ts"];
+const ROOT_MARKERS = ["/modules/", "/kernel/", "/core/", "/web/src/", "/main.ts"];
 
 /**
- * Splits an absolute file name at the leftmost layout marker (`/modules/`, `/core/`,
+ * Splits an absolute file name at the leftmost layout marker (`/modules/`, `/kernel/`, `/core/`,
  * `/web/src/`, `/main.ts`). Leftmost, so a folder named `core` inside a module does not move
  * the root. Returns `null` for files outside the layout.
  */
@@ -59,19 +60,20 @@ export function isTestFile(path: string): boolean {
   return /(?:_test|\.test|\.spec)\.[cm]?[jt]sx?$/.test(path);
 }
 
-/** The server unit that owns a path: `modules/<name>`, `core`, `main.ts`, or `null`. */
+/** The server unit that owns a path: `modules/<name>`, `kernel`, `core`, `main.ts`, or `null`. */
 export function serverOwner(path: string): string | null {
   const module = /^modules\/([^/]+)\//.exec(path);
   if (module) return `modules/${module[1]}`;
+  if (path.startsWith("kernel/")) return "kernel";
   if (path.startsWith("core/")) return "core";
   return path === "main.ts" ? "main.ts" : null;
 }
 
 function allowedImports(owner: string): string {
   if (owner === "main.ts") {
-    return "main.ts may import only modules/<name>/mod.ts, core/mod.ts and root files";
+    return "main.ts may import only kernel/mod.ts, modules/<name>/mod.ts, core/mod.ts and root files";
   }
-  if (owner === "core") return "core may import only its own files and modules/kernel/mod.ts";
+  if (owner === "core") return "core may import only its own files and kernel/mod.ts";
   return "a module may import only its own files, modules/<name>/mod.ts, core/mod.ts, " +
     "npm and node: specifiers";
 }
@@ -93,9 +95,9 @@ export function checkServerImport(from: string, to: string): string | null {
     if (source === "main.ts" && !to.includes("/")) return null;
     return `${head}: ${allowedImports(source)}`;
   }
-  if (source === "modules/kernel") return `${head}: the shared kernel imports no other module`;
-  if (source === "core" && target !== "modules/kernel") {
-    return `${head}: core may import only modules/kernel/mod.ts`;
+  if (source === "kernel") return `${head}: the shared kernel imports no module and not core/`;
+  if (source === "core" && target !== "kernel") {
+    return `${head}: core may import only kernel/mod.ts`;
   }
   const facade = `${target}/mod.ts`;
   return to === facade ? null : `${head}: import from the public export ${facade} instead`;

@@ -249,12 +249,12 @@ export function findCycles(graph: ImportGraph): string[] {
   });
 }
 
-/** Edges by which modules/kernel or core/ reach another unit (kernel: none; core: kernel only). */
+/** Edges by which kernel/ or core/ reach another unit (kernel: none; core: kernel only). */
 export function layeringViolations(graph: ImportGraph): string[] {
   return graph.edges.filter((edge) => {
     const [from, to] = [unitOf(edge.from), unitOf(edge.to)];
     if (to === null || to === from) return false;
-    return from === "modules/kernel" || (from === "core" && to !== "modules/kernel");
+    return from === "kernel" || (from === "core" && to !== "kernel");
   }).map(describeEdge);
 }
 

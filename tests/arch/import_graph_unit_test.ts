@@ -75,23 +75,23 @@ Deno.test("findCycles() passes an acyclic graph and ignores edges from test file
   const graph = buildImportGraph(files({
     "main.ts": `import { a } from "./modules/a/mod.ts";\nimport { core } from "./core/mod.ts";`,
     "modules/a/mod.ts":
-      `import { k } from "../kernel/mod.ts";\nimport { c } from "../../core/mod.ts";`,
-    "core/mod.ts": `import { k } from "../modules/kernel/mod.ts";`,
-    "modules/kernel/mod.ts": `import { z } from "npm:zod";\nimport { join } from "node:path";`,
-    "modules/kernel/bus_test.ts": `import { a } from "../a/mod.ts";`,
+      `import { k } from "../../kernel/mod.ts";\nimport { c } from "../../core/mod.ts";`,
+    "core/mod.ts": `import { k } from "../kernel/mod.ts";`,
+    "kernel/mod.ts": `import { z } from "npm:zod";\nimport { join } from "node:path";`,
+    "kernel/bus_test.ts": `import { a } from "../modules/a/mod.ts";`,
   }));
   assert.deepEqual(findCycles(graph), []);
 });
 
 Deno.test("layeringViolations() reports kernel and core importing other modules", () => {
   const graph = buildImportGraph(files({
-    "modules/kernel/auth.ts":
-      `import { users } from "../users/mod.ts";\nimport { db } from "./db.ts";`,
+    "kernel/auth.ts":
+      `import { users } from "../modules/users/mod.ts";\nimport { db } from "./db.ts";`,
     "core/ingest.ts": `import { g } from "../modules/grid/mod.ts";\n` +
-      `import { k } from "../modules/kernel/mod.ts";\nimport { a } from "./aggregates.ts";`,
+      `import { k } from "../kernel/mod.ts";\nimport { a } from "./aggregates.ts";`,
   }));
   assert.deepEqual(layeringViolations(graph), [
-    'modules/kernel/auth.ts -> modules/users/mod.ts ("../users/mod.ts")',
+    'kernel/auth.ts -> modules/users/mod.ts ("../modules/users/mod.ts")',
     'core/ingest.ts -> modules/grid/mod.ts ("../modules/grid/mod.ts")',
   ]);
 });

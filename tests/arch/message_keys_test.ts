@@ -23,7 +23,7 @@ Deno.test("every ingest.* and common.* key used in server code has a text in en,
   assert.ok(used.size > 10, "the scan found the keys");
   for (const lang of ["en", "fr", "de", "uk"]) {
     const texts = JSON.parse(
-      await readFile(`modules/kernel/i18n/${lang}/errors.json`, "utf8"),
+      await readFile(`kernel/i18n/${lang}/errors.json`, "utf8"),
     ) as Record<string, string>;
     const missing = [...used].filter((key) => !texts[key]);
     assert.deepEqual(missing, [], `Keys without a ${lang} text`);

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { type Platform, startPlatform } from "../../main.ts";
-import { createLogger, loadConfig } from "../../modules/kernel/mod.ts";
+import { createLogger, loadConfig } from "../../kernel/mod.ts";
 import { loginWithPassword, type Tokens } from "./oidc_login.ts";
 
 export const TEST_BASE_URL = "http://gw.test";

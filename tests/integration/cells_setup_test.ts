@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
 import { DEMO_USERS, OTHER_ADMIN } from "../../modules/demo/mod.ts";
 import { backfill, demoSimCells } from "../../modules/demo/simulation.ts";
-import { createLogger } from "../../modules/kernel/mod.ts";
+import { createLogger } from "../../kernel/mod.ts";
 import { databaseKinds, startTestPlatform, type TestPlatform } from "../helpers/platform.ts";
 
 type Json = Record<string, unknown> & { items?: Json[] };

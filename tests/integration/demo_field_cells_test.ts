@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { startFieldCellPolling } from "../../modules/demo/mod.ts";
-import { createLogger } from "../../modules/kernel/mod.ts";
+import { createLogger } from "../../kernel/mod.ts";
 import { startTestPlatform } from "../helpers/platform.ts";
 
 Deno.test("demo field cells poll their configuration and stay connected", async () => {

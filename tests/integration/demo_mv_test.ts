@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { backfill, DEMO_USERS, demoSimCells } from "../../modules/demo/mod.ts";
 import type { StationGroupDto } from "../../modules/grid/mod.ts";
-import { createLogger } from "../../modules/kernel/mod.ts";
+import { createLogger } from "../../kernel/mod.ts";
 import type { GridStatusDto } from "../../modules/monitoring/mod.ts";
 import { databaseKinds, startTestPlatform } from "../helpers/platform.ts";
 

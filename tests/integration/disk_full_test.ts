@@ -21,7 +21,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startPlatform } from "../../main.ts";
-import { createLogger, loadConfig } from "../../modules/kernel/mod.ts";
+import { createLogger, loadConfig } from "../../kernel/mod.ts";
 import { checkStored, freePort } from "../helpers/acknowledged.ts";
 
 const CELLS = 4;

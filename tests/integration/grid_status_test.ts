@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { DEMO_USERS } from "../../modules/demo/mod.ts";
 import type { StationGroupDto } from "../../modules/grid/mod.ts";
-import { createLogger, EventBus } from "../../modules/kernel/mod.ts";
+import { createLogger, EventBus } from "../../kernel/mod.ts";
 import type { GridStatusDto, NodeStateChanged } from "../../modules/monitoring/mod.ts";
 import { startTestPlatform, type TestPlatform } from "../helpers/platform.ts";
 

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { nodeCompliance, SLOT_GRACE_MS, SLOT_MS } from "../../core/mod.ts";
 import { backfill, DEMO_USERS, demoSimCells } from "../../modules/demo/mod.ts";
 import type { GridStatusDto } from "../../modules/monitoring/mod.ts";
-import { createLogger } from "../../modules/kernel/mod.ts";
+import { createLogger } from "../../kernel/mod.ts";
 import { startTestPlatform } from "../helpers/platform.ts";
 
 Deno.test({

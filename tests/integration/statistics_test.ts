@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { SLOT_GRACE_MS, SLOT_MS } from "../../core/mod.ts";
 import { backfill, DEMO_USERS, demoSimCells, OTHER_ADMIN } from "../../modules/demo/mod.ts";
 import type { StationGroupDto } from "../../modules/grid/mod.ts";
-import { createLogger } from "../../modules/kernel/mod.ts";
+import { createLogger } from "../../kernel/mod.ts";
 import type {
   CompareDto,
   HistogramDto,

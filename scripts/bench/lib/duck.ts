@@ -1,7 +1,7 @@
 /** File-backed DuckDB databases in the run's temporary directory. */
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { DDL } from "../../../core/ingest/schema.ts";
-import { loadConfig } from "../../../modules/kernel/mod.ts";
+import { loadConfig } from "../../../kernel/mod.ts";
 
 /** An open DuckDB file. */
 export interface DuckFile {

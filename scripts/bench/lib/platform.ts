@@ -7,7 +7,7 @@
 import { type Platform, startPlatform } from "../../../main.ts";
 import { OTHER_ADMIN, OTHER_CUSTOMER } from "../../../modules/demo/mod.ts";
 import { createStructure } from "../../../modules/grid/mod.ts";
-import { createLogger, loadConfig } from "../../../modules/kernel/mod.ts";
+import { createLogger, loadConfig } from "../../../kernel/mod.ts";
 import type { SimCell } from "../../../core/simulator/mod.ts";
 import { loginWithPassword } from "../../../tests/helpers/oidc_login.ts";
 import { lvgridCell, lvgridStructure } from "./workload.ts";

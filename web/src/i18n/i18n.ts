@@ -1,6 +1,6 @@
 /**
  * i18next setup: English is bundled (it is the fallback), the other languages and the server's
- * error texts (modules/kernel/i18n/<lang>/errors.json, namespace `errors`) load on demand.
+ * error texts (kernel/i18n/<lang>/errors.json, namespace `errors`) load on demand.
  */
 import i18next from "i18next";
 import { initReactI18next } from "react-i18next";
@@ -28,7 +28,7 @@ export const NAMESPACES = [
 
 const english = import.meta.glob<Json>("./locales/en/*.json", { eager: true });
 const otherLanguages = import.meta.glob<Json>(["./locales/*/*.json", "!./locales/en/*.json"]);
-const serverErrors = import.meta.glob<Json>("../../../modules/kernel/i18n/*/errors.json");
+const serverErrors = import.meta.glob<Json>("../../../kernel/i18n/*/errors.json");
 
 const namespaceOf = (path: string) => path.replace(/^.*\/([^/]+)\.json$/, "$1");
 const languageOf = (path: string) => path.replace(/^.*\/([^/]+)\/[^/]+\.json$/, "$1");

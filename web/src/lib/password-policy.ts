@@ -16,7 +16,7 @@ export type { PasswordCheck, PasswordOwner, PasswordRuleCode };
 /** Checks a password against the policy. */
 export type PasswordChecker = (password: string, owner?: PasswordOwner) => PasswordCheck;
 
-/** The catalogue key of each policy code (modules/kernel/error_catalogue.ts). */
+/** The catalogue key of each policy code (kernel/error_catalogue.ts). */
 export const PASSWORD_CODE_KEYS = {
   601: "users.weakPassword",
   602: "users.passwordReused",

@@ -29,7 +29,7 @@ async function schemaExists(database: Database, name: string): Promise<boolean> 
 Deno.test("migrate() applies the repository's migrations once, then nothing", async () => {
   const database = await openDatabase({ dataDir: ":memory:" });
   try {
-    const repoDir = new URL("../../db/migrations/", import.meta.url);
+    const repoDir = new URL("../db/migrations/", import.meta.url);
     const expected = (await readdir(repoDir)).filter((f) => f.endsWith(".sql")).sort();
     assert.ok(expected.length > 0);
     assert.deepEqual(await migrate(database), expected);

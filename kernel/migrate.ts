@@ -6,7 +6,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { sql } from "drizzle-orm";
 import type { Database } from "./db.ts";
 
-const MIGRATIONS_DIR = new URL("../../db/migrations/", import.meta.url);
+const MIGRATIONS_DIR = new URL("../db/migrations/", import.meta.url);
 
 /** Runs every pending migration; returns the names applied by this call. */
 export async function migrate(database: Database, dir: URL = MIGRATIONS_DIR): Promise<string[]> {
