@@ -55,3 +55,19 @@ const STATUS_KEYS: Record<number, string> = {
   500: "common.internal",
   503: "common.serviceUnavailable",
 };
+
+/**
+ * One field error of a `common.validation` answer: the field's path (`feeders.2.name`), the
+ * message key of its text (namespace `errors`, e.g. `validation.nameTooLong`) and the
+ * placeholders of that text. The one shape every module answers and the web parses.
+ */
+export interface FieldIssue {
+  path: string;
+  key: string;
+  params: Record<string, unknown>;
+}
+
+/** A `common.validation` error (400) listing field errors. */
+export function validationError(issues: FieldIssue[]): AppError {
+  return new AppError("common.validation", { issues });
+}

@@ -9,10 +9,14 @@ import { zValidator } from "@hono/zod-validator";
 import type { Principal } from "./auth.ts";
 import { AppError, bodyForStatus } from "./errors.ts";
 import type { Logger } from "./logger.ts";
+import type { Tenant } from "./tenant.ts";
 
-/** Context variables every handler may read. */
+/**
+ * Context variables every handler may read: `principal` behind `requireAuth`, `tenant` behind
+ * the tenant middleware (every module's `api` routes).
+ */
 export interface AppEnv {
-  Variables: { requestId: string; logger: Logger; principal: Principal };
+  Variables: { requestId: string; logger: Logger; principal: Principal; tenant: Tenant };
 }
 
 /** The Content-Security-Policy of every response: nothing is loaded from outside the product. */

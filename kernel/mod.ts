@@ -5,7 +5,13 @@
  */
 export { type AppConfig, ConfigError, loadConfig } from "./config.ts";
 export { createLogger, type Logger, type LogLevel } from "./logger.ts";
-export { AppError, bodyForStatus, type ErrorBody } from "./errors.ts";
+export {
+  AppError,
+  bodyForStatus,
+  type ErrorBody,
+  type FieldIssue,
+  validationError,
+} from "./errors.ts";
 export { ERROR_CATALOGUE, findByCode, findByKey } from "./error_catalogue.ts";
 export { type Database, type Db, openDatabase } from "./db.ts";
 export { migrate } from "./migrate.ts";
@@ -33,3 +39,6 @@ export {
   createHttpApp,
   validate,
 } from "./http.ts";
+export { API_PREFIXES, type ApiPrefix, isApiPath } from "./api_prefixes.ts";
+export { type Mount, type PlatformModule } from "./module.ts";
+export { CUSTOMER_HEADER, type Tenant, tenant, type TenantDirectory } from "./tenant.ts";
