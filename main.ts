@@ -1,33 +1,19 @@
 /**
- * Composition root: config -> stores -> event bus -> modules -> Hono app -> serve.
+ * Composition root: config -> stores -> event bus -> a list of modules -> Hono app -> serve.
  * `startPlatform` is also what integration and end-to-end tests start.
  */
-import { Aggregator, MeasurementStore, openTimeSeriesStore, pruneRaw } from "./core/mod.ts";
-import { customerRoutes, CustomersService } from "./modules/customers/mod.ts";
+import { type MeasurementStore, startStreamingCore } from "./core/mod.ts";
+import { customersModule } from "./modules/customers/mod.ts";
 import { seedDemo, startDemoSimulation, startFieldCellPolling } from "./modules/demo/mod.ts";
-import {
-  cellConfigRoutes,
-  CellsService,
-  cellsSetupRoutes,
-  cellsSetupServices,
-  gridRoutes,
-} from "./modules/grid/mod.ts";
+import { type CellsService, gridModule } from "./modules/grid/mod.ts";
 import { createIdentity } from "./modules/identity/mod.ts";
-import { ingestionRoutes } from "./modules/ingestion/mod.ts";
-import { createIoMonitoring, type IoMonitoring } from "./modules/io_monitoring/mod.ts";
-import { createNotificationCentre, type NotificationCentre } from "./modules/notifications/mod.ts";
+import { ingestionModule } from "./modules/ingestion/mod.ts";
+import { type IoMonitoringModule, ioMonitoringModule } from "./modules/io_monitoring/mod.ts";
+import { type NotificationCentre, notificationsModule } from "./modules/notifications/mod.ts";
+import { statisticsModule } from "./modules/statistics/mod.ts";
+import { type GridStatusService, monitoringModule } from "./modules/monitoring/mod.ts";
 import {
-  statisticsRoutes,
-  StatisticsService,
-  topologyDirectory,
-} from "./modules/statistics/mod.ts";
-import {
-  GridStatusService,
-  monitoringRoutes,
-  startCustomMonitoring,
-  TopologyCache,
-} from "./modules/monitoring/mod.ts";
-import {
+  API_PREFIXES,
   type AppConfig,
   type AppEnv,
   ConfigError,
@@ -39,35 +25,21 @@ import {
   type Logger,
   migrate,
   openDatabase,
+  type PlatformModule,
   requireAuth,
   serveWebApp,
+  tenant,
+  type TenantDirectory,
+  type TokenVerifier,
 } from "./kernel/mod.ts";
-import {
-  emailValidationRoutes,
-  ProfileService,
-  userRoutes,
-  UsersService,
-} from "./modules/users/mod.ts";
+import { usersModule } from "./modules/users/mod.ts";
+import type { CustomersService } from "./modules/customers/mod.ts";
+import type { Aggregator } from "./core/mod.ts";
 import type { DuckDBConnection } from "@duckdb/node-api";
-import type { Hono } from "hono";
+import { Hono } from "hono";
 import pkg from "./package.json" with { type: "json" };
 
-/** Path prefixes answered by the server, never by the web app's index.html. */
-export const API_PREFIXES = [
-  "/csm",
-  "/usm",
-  "/nsm",
-  "/gsm",
-  "/evm",
-  "/vsm",
-  "/pqm",
-  "/pqe",
-  "/iom",
-  "/ingest",
-  "/api",
-  "/oidc",
-  "/health",
-];
+export { API_PREFIXES } from "./kernel/mod.ts";
 export const APP_NAME = "GridWatch";
 
 /** A started platform: the Hono app and a way to stop everything in order. */
@@ -88,7 +60,7 @@ export interface Platform {
     bus: EventBus;
     notifications: NotificationCentre;
     /** IO monitoring (tests drive its state-change watcher). */
-    ioMonitoring: IoMonitoring;
+    ioMonitoring: IoMonitoringModule;
   };
   close(): Promise<void>;
 }
@@ -101,76 +73,80 @@ export async function startPlatform(
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   const applied = await migrate(database);
   if (applied.length) logger.info("Migrations applied", { applied, database: database.kind });
-  const timeSeries = await openTimeSeriesStore(
-    config.dataDir,
-    config.duckdbMemoryLimit,
-    config.duckdbCheckpointThreshold,
-  );
+  const core = await startStreamingCore({ ...config, logger });
+  const { db } = database;
   const bus = new EventBus(logger);
-  const aggregator = new Aggregator(timeSeries.aggregation);
-  const measurements = await MeasurementStore.open(timeSeries.writer, async () => {
-    logger.warn("Reopening the time-series store after a fatal DuckDB error");
-    await timeSeries.reopen();
-    // Slots of a batch committed durably but answered 503 are recomputed from the file.
-    await aggregator.recover();
-  });
-  measurements.onSlotsTouched((slots) => aggregator.markDirty(slots));
-  await aggregator.recover();
-  const aggregation = setInterval(() => {
-    aggregator.flush().catch((error) => logger.error("Aggregation failed", { error }));
-  }, 10_000);
-  const prune = () =>
-    pruneRaw(timeSeries.connection, config.rawLifetimeDays)
-      .then((rows) => rows && logger.info("Raw data past its lifetime deleted", { rows }))
-      .catch((error) => logger.error("Raw data pruning failed", { error }));
-  await prune();
-  const retention = setInterval(prune, 3_600_000);
+  const store = core.measurements;
+  const analytics = core.timeSeries.connection;
 
-  const customers = new CustomersService(database.db);
-  const users = new UsersService(database.db, (key) => customers.getByKey(key));
-  const profiles = new ProfileService(database.db, {
-    customerOf: (key) => customers.getByKey(key),
+  const customers = customersModule({ db });
+  const users = usersModule({
+    db,
     bus,
+    customerOf: (key) => customers.service.getByKey(key),
     publicUrl: config.publicUrl,
   });
-  const cells = new CellsService(database.db);
+  const grid = gridModule({ db, bus, store, analytics });
   if (config.demoSeed) {
-    await seedDemo({ db: database.db, customers, users, cells, logger, bus });
+    await seedDemo({
+      db,
+      customers: customers.service,
+      users: users.service,
+      cells: grid.cells,
+      logger,
+      bus,
+    });
   }
-  // One topology per customer serves the grid status and visual statistics.
-  const topology = new TopologyCache(database.db, cells, measurements);
-  const gridStatus = new GridStatusService(
-    topology,
-    measurements,
-    customers,
-  );
-  const monitor = setInterval(async () => {
-    try {
-      await gridStatus.publishChanges(bus, await customers.allKeys());
-    } catch (error) {
-      logger.error("Grid status evaluation failed", { error });
-    }
-  }, 20_000);
-  const customMonitoring = await startCustomMonitoring({
-    db: database.db,
-    cells,
-    allCustomerKeys: () => customers.allKeys(),
-    store: measurements,
-    connection: timeSeries.connection,
-    bus,
-    logger: logger.child({ module: "custom-monitoring" }),
-  });
-
   const identity = await createIdentity({
     publicUrl: config.publicUrl,
     appName: APP_NAME,
-    db: database.db,
-    users,
-    customers,
+    db,
+    users: users.service,
+    customers: customers.service,
     logger,
     external: config.externalOidc,
     accessTokenTtl: config.accessTokenTtl,
   });
+  const monitoring = await monitoringModule({
+    db,
+    bus,
+    logger,
+    cells: grid.cells,
+    customers: customers.service,
+    store,
+    analytics,
+  });
+  const notifications = notificationsModule({
+    db,
+    bus,
+    users: users.service,
+    verifier: identity.verifier,
+    tenants: customers.service.tenants,
+    logger,
+    smtpUrl: config.smtpUrl,
+    mailFrom: config.mailFrom,
+    e2eHooks: config.e2eHooks,
+  });
+  const ioMonitoring = ioMonitoringModule({
+    db,
+    analytics,
+    bus,
+    logger: logger.child({ module: "io-monitoring" }),
+    onCommit: (listener) => store.onSlotsTouched(listener),
+  });
+  // Closed in the reverse order: the core (DuckDB) after every module that reads it.
+  const modules: PlatformModule[] = [
+    core,
+    identity,
+    customers,
+    users,
+    grid,
+    monitoring,
+    statisticsModule({ analytics, topology: monitoring.topology, cells: grid.cells, store }),
+    notifications,
+    ioMonitoring,
+    ingestionModule({ cells: grid.cells, store, rawLifetimeDays: config.rawLifetimeDays }),
+  ];
 
   const app = createHttpApp(logger);
   app.get("/health", (c) => c.json({ status: "ok", version: pkg.version }));
@@ -186,94 +162,58 @@ export async function startPlatform(
       helpBaseUrl: "/help",
       sessionInactivityMinutes: config.sessionInactivityMinutes,
     }));
-  if (identity.routes) app.route("/", identity.routes);
-
-  const auth = requireAuth(identity.verifier);
-  const customerKeyOf = async (name: string) =>
-    (await customers.getByConnection(name))?.key ?? null;
-  // The e-mail validation link comes from a mail: it is public, so it is mounted before auth.
-  app.route("/usm", emailValidationRoutes(profiles));
-  for (const prefix of ["/csm", "/usm", "/gsm", "/evm", "/iom", "/vsm"]) {
-    app.use(`${prefix}/*`, auth);
-  }
-  app.route("/csm", customerRoutes(customers));
-  app.route("/usm", userRoutes(users, profiles, customerKeyOf));
-  app.route("/gsm", gridRoutes(database.db, customerKeyOf, bus));
-  const cellsSetup = cellsSetupServices({
-    db: database.db,
-    bus,
-    store: measurements,
-    analytics: timeSeries.connection,
-  });
-  app.route("/gsm", cellsSetupRoutes(cellsSetup, customerKeyOf));
-  app.route("/ingest", cellConfigRoutes({ cells, mapping: cellsSetup.mapping }));
-  app.route("/evm", monitoringRoutes(gridStatus, customerKeyOf, customMonitoring));
-  app.route(
-    "/vsm",
-    statisticsRoutes(
-      new StatisticsService(
-        timeSeries.connection,
-        topologyDirectory({ topology, cells, store: measurements }),
-      ),
-      customerKeyOf,
-    ),
-  );
-  const notifications = createNotificationCentre({
-    db: database.db,
-    bus,
-    users,
-    verifier: identity.verifier,
-    auth,
-    customerKeyOf,
-    logger,
-    smtpUrl: config.smtpUrl,
-    mailFrom: config.mailFrom,
-    e2eHooks: config.e2eHooks,
-  });
-  app.route("/nsm", notifications.routes);
-  const ioMonitoring = createIoMonitoring({
-    db: database.db,
-    analytics: timeSeries.connection,
-    bus,
-    logger: logger.child({ module: "io-monitoring" }),
-    customerOf: (name) => customers.getByConnection(name),
-    onCommit: (listener) => measurements.onSlotsTouched(listener),
-  });
-  app.route("/iom", ioMonitoring.routes);
-  app.route(
-    "/ingest",
-    ingestionRoutes({ cells, store: measurements, rawLifetimeDays: config.rawLifetimeDays }),
-  );
+  mountModules(app, modules, identity.verifier, customers.service.tenants);
   app.use("*", serveWebApp(config.webDist, API_PREFIXES));
+  for (const module of modules) await module.start?.();
 
   return {
     app,
     config,
     services: {
-      db: database.db,
-      analytics: timeSeries.connection,
-      customers,
-      cells,
-      measurements,
-      aggregator,
-      gridStatus,
+      db,
+      analytics,
+      customers: customers.service,
+      cells: grid.cells,
+      measurements: store,
+      aggregator: core.aggregator,
+      gridStatus: monitoring.gridStatus,
       bus,
       notifications,
       ioMonitoring,
     },
     close: async () => {
-      await ioMonitoring.close();
-      await notifications.close();
-      clearInterval(aggregation);
-      clearInterval(retention);
-      clearInterval(monitor);
-      await aggregator.flush().catch(() => undefined);
-      await customMonitoring.close();
-      await identity.close();
-      await timeSeries.close();
+      for (const module of [...modules].reverse()) {
+        try {
+          await module.close?.();
+        } catch (error) {
+          logger.error("A module failed to stop", { module: module.name, error });
+        }
+      }
       await database.close();
     },
   };
+}
+
+/**
+ * Mounts every module: public routes first (they answer without a user), then authentication
+ * and the tenant middleware on each API prefix, then the API routes.
+ */
+function mountModules(
+  app: Hono<AppEnv>,
+  modules: readonly PlatformModule[],
+  verifier: TokenVerifier,
+  tenants: TenantDirectory,
+): void {
+  const known = new Set<string>([...API_PREFIXES, "/"]);
+  const mounts = modules.flatMap((m) => [...(m.public ?? []), ...(m.api ?? [])]);
+  const stray = mounts.find((mount) => !known.has(mount.prefix));
+  if (stray) throw new Error(`Prefix ${stray.prefix} is missing from kernel/api_prefixes.ts`);
+  for (const mount of modules.flatMap((m) => m.public ?? [])) app.route(mount.prefix, mount.routes);
+  const guarded = new Set(modules.flatMap((m) => (m.api ?? []).map((mount) => mount.prefix)));
+  const auth = requireAuth(verifier);
+  const scope = tenant(tenants);
+  for (const prefix of guarded) app.use(`${prefix}/*`, auth, scope);
+  for (const mount of modules.flatMap((m) => m.api ?? [])) app.route(mount.prefix, mount.routes);
 }
 
 async function main(): Promise<void> {
@@ -310,7 +250,7 @@ async function main(): Promise<void> {
     ? await startFieldCellPolling({
       cells: platform.services.cells,
       customerKeyOf: async (name) =>
-        (await platform.services.customers.getByConnection(name))?.key ?? null,
+        (await platform.services.customers.tenants.byConnection(name))?.key ?? null,
       logger: logger.child({ module: "demo" }),
       baseUrl: `http://127.0.0.1:${config.port}`,
     })

@@ -69,6 +69,7 @@ export {
   type SimFeeder,
 } from "./simulator/mod.ts";
 export { pruneRaw } from "./ingest/retention.ts";
+export { startStreamingCore, type StreamingCore, type StreamingCoreOptions } from "./streaming.ts";
 export * from "./mapping/mod.ts";
 export { columnRow, storeSimulatedRange } from "./ingest/simulated.ts";
 export * from "./statistics/mod.ts";

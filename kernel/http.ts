@@ -12,11 +12,18 @@ import type { Logger } from "./logger.ts";
 import type { Tenant } from "./tenant.ts";
 
 /**
- * Context variables every handler may read: `principal` behind `requireAuth`, `tenant` behind
- * the tenant middleware (every module's `api` routes).
+ * Context variables every handler may read: `principal` behind `requireAuth`; behind the tenant
+ * middleware (every module's `api` routes) `tenant`, the customer the call acts on, and
+ * `homeTenant`, the caller's own customer (they differ only for a super role that picked one).
  */
 export interface AppEnv {
-  Variables: { requestId: string; logger: Logger; principal: Principal; tenant: Tenant };
+  Variables: {
+    requestId: string;
+    logger: Logger;
+    principal: Principal;
+    tenant: Tenant;
+    homeTenant: Tenant;
+  };
 }
 
 /** The Content-Security-Policy of every response: nothing is loaded from outside the product. */

@@ -4,6 +4,8 @@
  * (super-user, super-admin) may name another customer with the `X-Customer` header (its key);
  * the web app sends the customer picked in the user menu on every call. Anyone else naming a
  * foreign customer, and anyone naming an unknown one, gets the same 404 as a missing resource.
+ * What belongs to the caller as a person (their profile, their notifications) stays with their
+ * own customer, `homeTenant`, whatever customer they act on.
  */
 import type { MiddlewareHandler } from "hono";
 import { isSuperRole } from "./auth.ts";
@@ -35,9 +37,10 @@ export function tenant(directory: TenantDirectory): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const principal = c.get("principal");
     const own = await directory.byConnection(principal.customer);
+    if (!own) throw new AppError("common.notFound");
     const requested = c.req.header(CUSTOMER_HEADER)?.trim();
-    let chosen = own;
-    if (requested && requested !== own?.key) {
+    let chosen: Tenant | null = own;
+    if (requested && requested !== own.key) {
       if (!isSuperRole(principal.role) || !KEY_SHAPE.test(requested)) {
         throw new AppError("common.notFound");
       }
@@ -45,6 +48,7 @@ export function tenant(directory: TenantDirectory): MiddlewareHandler<AppEnv> {
     }
     if (!chosen) throw new AppError("common.notFound");
     c.set("tenant", chosen);
+    c.set("homeTenant", own);
     await next();
   };
 }

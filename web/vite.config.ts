@@ -7,6 +7,7 @@ import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
+import { API_PREFIXES } from "../kernel/api_prefixes.ts";
 import { basemap } from "./basemap-plugin.ts";
 
 const webDir = fileURLToPath(new URL(".", import.meta.url));
@@ -29,10 +30,9 @@ const VENDOR_GROUPS: { name: string; test: RegExp }[] = [
   { name: "oidc", test: /node_modules[\\/](oidc-client-ts|jwt-decode)[\\/]/ },
 ];
 
-// Paths the dev and preview servers forward to the platform (main.ts API_PREFIXES + config).
+// Paths the dev and preview servers forward to the platform: the server's own prefix table.
 const serverProxy = Object.fromEntries(
-  ["/config.json", "/oidc", "/csm", "/usm", "/nsm", "/gsm", "/evm", "/pqm", "/pqe", "/iom", "/api"]
-    .map((path) => [path, { target: backend, changeOrigin: false, ws: path === "/nsm" }]),
+  API_PREFIXES.map((path) => [path, { target: backend, changeOrigin: false, ws: path === "/nsm" }]),
 );
 
 export default defineConfig({

@@ -4,6 +4,7 @@ import { AppError, type Db, isSuperRole, type Principal } from "../../kernel/mod
 import { type CustomerDto, toDto } from "./dto.ts";
 import { type CustomerRow, customers, type NewCustomerRow } from "./schema.ts";
 import { CustomerSettingsService } from "./settings_service.ts";
+import { TenantCache } from "./tenants.ts";
 
 export { type CustomerDto, toDto } from "./dto.ts";
 
@@ -11,9 +12,12 @@ export { type CustomerDto, toDto } from "./dto.ts";
 export class CustomersService {
   /** Global settings, grid monitoring thresholds and the logo. */
   readonly settings: CustomerSettingsService;
+  /** Every customer in memory, for the tenant middleware; forgotten after each write. */
+  readonly tenants: TenantCache;
 
   constructor(private readonly db: Db) {
-    this.settings = new CustomerSettingsService(db);
+    this.tenants = new TenantCache(db);
+    this.settings = new CustomerSettingsService(db, () => this.tenants.invalidate());
   }
 
   /** Customers the principal may see: its own, or all of them for super roles. */
@@ -50,6 +54,7 @@ export class CustomersService {
   /** Creates a customer; used by the demo seed and by tests. */
   async create(values: NewCustomerRow): Promise<CustomerDto> {
     const [row] = await this.db.insert(customers).values(values).returning();
+    this.tenants.invalidate();
     return toDto(row!);
   }
 

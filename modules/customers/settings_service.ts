@@ -52,7 +52,12 @@ async function etagOf(data: Uint8Array): Promise<string> {
 
 /** Reads and writes the global settings of customers. */
 export class CustomerSettingsService {
-  constructor(private readonly db: Db, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly db: Db,
+    /** Told after every write (the tenant cache forgets the customers). */
+    private readonly changed: () => void = () => {},
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   /** The settings of a customer the principal may see. */
   async get(principal: Principal, key: string): Promise<CustomerSettingsDto> {
@@ -99,6 +104,7 @@ export class CustomerSettingsService {
       settingsUpdatedAt: this.now(),
       settingsUpdatedBy: principal.userId,
     }).where(eq(customers.key, row.key)).returning();
+    this.changed();
     return await this.#dto(updated!);
   }
 

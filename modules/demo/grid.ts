@@ -234,3 +234,29 @@ async function seedDemoSpareCells(cells: CellsService, customerKey: string): Pro
     if (seen) await cells.recordStatus(cellId, { firmware: "2.4.1", ...seen });
   }
 }
+
+/**
+ * The second utility's grid (around Berne): not measured yet, so every node shows no data. It
+ * makes a super role's switch of customer visible on every screen.
+ */
+export const OTHER_GRID: NewStationGroup[] = [{
+  name: "Substation Bern West",
+  latitude: 46.9421,
+  longitude: 7.4212,
+  mvFeederGroups: [{
+    name: "MV feeder Bümpliz",
+    lvGroups: [{
+      name: "LV grid Bethlehem",
+      nodes: [
+        station("TS Bethlehem", 46.9432, 7.3941, 2),
+        cabinet("CAB Brünnen", 46.9445, 7.3912, 0.4),
+        cabinet("CAB Eymatt", 46.9458, 7.3884, 0.8),
+      ],
+    }],
+  }],
+}];
+
+/** Creates the second utility's grid (no cells). */
+export async function seedOtherGrid(db: Db, customerKey: string): Promise<void> {
+  await createStructure(db, customerKey, OTHER_GRID);
+}

@@ -8,7 +8,7 @@ import type { CustomersService } from "../customers/mod.ts";
 import type { CellsService } from "../grid/mod.ts";
 import type { Db, EventBus, Logger } from "../../kernel/mod.ts";
 import type { UsersService } from "../users/mod.ts";
-import { seedDemoGrid } from "./grid.ts";
+import { seedDemoGrid, seedOtherGrid } from "./grid.ts";
 import { seedDemoIo } from "./io.ts";
 
 export {
@@ -163,6 +163,7 @@ export async function seedDemo(
       appMetadata: { documentation: { key: "gridwatch" } },
     });
   }
+  await seedOtherGrid(deps.db, other.key);
   await deps.users.create({
     customerKey: other.key,
     email: OTHER_ADMIN.email,

@@ -76,19 +76,14 @@ const moduleBody = z.strictObject({
 const activateBody = z.strictObject({ module_id: id });
 
 /** Routes mounted at /gsm (behind authentication). */
-export function cellsSetupRoutes(
-  { setup, mapping, io }: CellsSetupServices,
-  customerKeyOf: (connection: string) => Promise<string | null>,
-): Hono<AppEnv> {
-  const customer = async (c: Context<AppEnv>, key: string, write: boolean) => {
+export function cellsSetupRoutes({ setup, mapping, io }: CellsSetupServices): Hono<AppEnv> {
+  const customer = (c: Context<AppEnv>, key: string, write: boolean) => {
     const p = c.get("principal");
     const allowed = write
       ? isAppAdmin(p.appsRoles, key) || p.role === "super-admin"
       : holdsKey(p.appsRoles, key);
     if (!allowed) throw new AppError("common.forbidden");
-    const customerKey = await customerKeyOf(p.customer);
-    if (!customerKey) throw new AppError("common.notFound");
-    return customerKey;
+    return c.get("tenant").key;
   };
   const read = (c: Context<AppEnv>) => customer(c, SETUP_KEY, false);
   const write = (c: Context<AppEnv>) => customer(c, SETUP_KEY, true);
@@ -96,72 +91,72 @@ export function cellsSetupRoutes(
   return new Hono<AppEnv>()
     .get("/cells", validate("query", listQuery), async (c) => {
       const q = c.req.valid("query");
-      return c.json(await setup.list(await read(c), q.category, q.page));
+      return c.json(await setup.list(read(c), q.category, q.page));
     })
     .get("/cells/search", validate("query", searchQuery), async (c) => {
-      return c.json(await setup.search(await read(c), c.req.valid("query").q));
+      return c.json(await setup.search(read(c), c.req.valid("query").q));
     })
-    .get("/cells/linkable-nodes", async (c) => c.json(await setup.linkableNodes(await read(c))))
-    .get("/cells/:id", async (c) => c.json(await setup.get(await read(c), c.req.param("id"))))
+    .get("/cells/linkable-nodes", async (c) => c.json(await setup.linkableNodes(read(c))))
+    .get("/cells/:id", async (c) => c.json(await setup.get(read(c), c.req.param("id"))))
     .put("/cells/:id/message", validate("json", messageBody), async (c) => {
-      const key = await write(c);
+      const key = write(c);
       await setup.setMessage(key, c.req.param("id"), c.req.valid("json").message);
       return c.json(await setup.get(key, c.req.param("id")));
     })
     .post("/cells/:id/take-from-stock", async (c) => {
-      const key = await write(c);
+      const key = write(c);
       await setup.takeFromStock(key, c.req.param("id"));
       return c.json(await setup.get(key, c.req.param("id")));
     })
     .post("/cells/:id/link", validate("json", linkBody), async (c) => {
-      const key = await write(c);
+      const key = write(c);
       return c.json(await setup.link(key, c.req.param("id"), c.req.valid("json").node_id));
     })
     .post("/cells/:id/unlink", async (c) => {
-      return c.json(await setup.unlink(await write(c), c.req.param("id")));
+      return c.json(await setup.unlink(write(c), c.req.param("id")));
     })
     .get("/cells/:id/mapping", async (c) => {
-      return c.json(await mapping.get(await read(c), c.req.param("id")));
+      return c.json(await mapping.get(read(c), c.req.param("id")));
     })
     .put("/cells/:id/mapping", validate("json", mappingBody), async (c) => {
-      const key = await write(c);
+      const key = write(c);
       return c.json(await mapping.save(key, c.req.param("id"), c.req.valid("json").entries, true));
     })
     .patch("/cells/:id/mapping", validate("json", mappingBody), async (c) => {
-      const key = await write(c);
+      const key = write(c);
       return c.json(await mapping.save(key, c.req.param("id"), c.req.valid("json").entries, false));
     })
     .post("/cells/:id/mapping/validate", async (c) => {
-      return c.json(await mapping.validate(await write(c), c.req.param("id")));
+      return c.json(await mapping.validate(write(c), c.req.param("id")));
     })
     .post("/cells/:id/mapping/confirm", async (c) => {
-      const key = await write(c);
+      const key = write(c);
       await mapping.confirm(key, c.req.param("id"));
       return c.json(await setup.get(key, c.req.param("id")));
     })
     .post("/cells/:id/mapping/ignore", async (c) => {
-      const key = await write(c);
+      const key = write(c);
       await mapping.ignore(key, c.req.param("id"));
       return c.json(await setup.get(key, c.req.param("id")));
     })
-    .get("/io-modules", async (c) => c.json(await io.list(await customer(c, IO_KEY, false))))
+    .get("/io-modules", async (c) => c.json(await io.list(customer(c, IO_KEY, false))))
     .post("/io-modules", validate("json", moduleBody), async (c) => {
-      const key = await customer(c, IO_KEY, true);
+      const key = customer(c, IO_KEY, true);
       return c.json(await io.create(key, c.req.valid("json")), 201);
     })
     .delete("/io-modules/:id", async (c) => {
-      await io.remove(await customer(c, IO_KEY, true), c.req.param("id"));
+      await io.remove(customer(c, IO_KEY, true), c.req.param("id"));
       return c.body(null, 204);
     })
     .get("/cells/:id/io-modules", async (c) => {
-      return c.json(await io.ofCell(await customer(c, IO_KEY, false), c.req.param("id")));
+      return c.json(await io.ofCell(customer(c, IO_KEY, false), c.req.param("id")));
     })
     .post("/cells/:id/io-modules", validate("json", activateBody), async (c) => {
-      const key = await customer(c, IO_KEY, true);
+      const key = customer(c, IO_KEY, true);
       return c.json(await io.activate(key, c.req.param("id"), c.req.valid("json").module_id));
     })
     .delete("/cells/:id/io-modules/:moduleId", async (c) => {
-      const key = await customer(c, IO_KEY, true);
+      const key = customer(c, IO_KEY, true);
       return c.json(await io.deactivate(key, c.req.param("id"), c.req.param("moduleId")));
     });
 }

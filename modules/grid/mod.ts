@@ -3,6 +3,12 @@
  * Grid (gsm): the grid structure of each customer (station groups, MV feeder groups, LV groups,
  * nodes with their electrical works and feeders) and the cells that measure it.
  */
+import type { PlatformModule } from "../../kernel/mod.ts";
+import { cellConfigRoutes } from "./cell_config_routes.ts";
+import { CellsService } from "./cells.ts";
+import { type CellsSetupDeps, cellsSetupRoutes, cellsSetupServices } from "./cells_routes.ts";
+import { gridRoutes } from "./routes.ts";
+
 export { type CellDto, type CellIdentity, CellsService, type DeviceStatus } from "./cells.ts";
 export {
   allNodes,
@@ -23,10 +29,32 @@ export {
   returnCellsToWaiting,
 } from "./setup_service.ts";
 export type { CellsToConfigure, MappingValidated } from "./events.ts";
-export { gridRoutes } from "./routes.ts";
-export { cellsSetupRoutes, type CellsSetupServices, cellsSetupServices } from "./cells_routes.ts";
-export { cellConfigRoutes } from "./cell_config_routes.ts";
+export type { CellsSetupDeps, CellsSetupServices } from "./cells_routes.ts";
 export { mapStraight } from "./cell_mapping.ts";
 export type { ElectricalWorkType, FeederType } from "./schema.ts";
 export { activeIoCells, type ActiveIoModule, type IoCell, ioModulesService } from "./io_cells.ts";
 export type { IoModulesService, NewIoModule } from "./io_modules.ts";
+
+/** The grid module: the cells facade other modules read, /gsm and the cells' configuration. */
+export interface GridModule extends PlatformModule {
+  cells: CellsService;
+}
+
+/** Builds the grid module (grid structure and setup, cells, I/O modules, map layers). */
+export function gridModule(deps: CellsSetupDeps): GridModule {
+  const cells = new CellsService(deps.db);
+  const cellsSetup = cellsSetupServices(deps);
+  return {
+    name: "grid",
+    cells,
+    api: [
+      { prefix: "/gsm", routes: gridRoutes(deps.db, deps.bus) },
+      { prefix: "/gsm", routes: cellsSetupRoutes(cellsSetup) },
+    ],
+    // The cells' configuration poll authenticates the cell, not a user.
+    public: [{
+      prefix: "/ingest",
+      routes: cellConfigRoutes({ cells, mapping: cellsSetup.mapping }),
+    }],
+  };
+}

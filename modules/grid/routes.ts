@@ -13,25 +13,19 @@ const STRUCTURE_READERS = [
 ];
 
 /** Routes mounted at /gsm (behind authentication). */
-export function gridRoutes(
-  db: Db,
-  customerKeyOf: (connection: string) => Promise<string | null>,
-  bus?: EventBus,
-): Hono<AppEnv> {
+export function gridRoutes(db: Db, bus?: EventBus): Hono<AppEnv> {
   return new Hono<AppEnv>()
     .get("/grid-structure/hv-mv-station-groups", async (c) => {
       const principal = c.get("principal");
       if (!STRUCTURE_READERS.some((key) => holdsKey(principal.appsRoles, key))) {
         throw new AppError("common.forbidden");
       }
-      const customerKey = await customerKeyOf(principal.customer);
-      if (!customerKey) throw new AppError("common.notFound");
-      const structure = await readStructure(db, customerKey);
+      const structure = await readStructure(db, c.get("tenant").key);
       // ?view=visual-statistics: the reshaped variant of spec 2.1.
       if (c.req.query("view") === "visual-statistics") {
         return c.json(visualStatisticsView(structure));
       }
       return c.json(structure);
     })
-    .route("/", setupRoutes(db, customerKeyOf, bus));
+    .route("/", setupRoutes(db, bus));
 }

@@ -34,23 +34,17 @@ const MULTIPART_OVERHEAD = 64 * 1024;
 type Ctx = Context<AppEnv>;
 
 /** Routes mounted at /gsm next to the structure read. */
-export function setupRoutes(
-  db: Db,
-  customerKeyOf: (connection: string) => Promise<string | null>,
-  bus?: EventBus,
-): Hono<AppEnv> {
+export function setupRoutes(db: Db, bus?: EventBus): Hono<AppEnv> {
   const setup = new GridSetupService(db, bus);
   const layers = new MapLayerService(db);
 
-  const customer = async (c: Ctx, access: "read" | "metering" | "write") => {
+  const customer = (c: Ctx, access: "read" | "metering" | "write") => {
     const p = c.get("principal");
     const allowed = access === "write"
       ? isAppAdmin(p.appsRoles, SETUP_KEY) || p.role === "super-admin"
       : (access === "read" ? GRID_READERS : METERING_READERS).some((k) => holdsKey(p.appsRoles, k));
     if (!allowed) throw new AppError("common.forbidden");
-    const key = await customerKeyOf(p.customer);
-    if (!key) throw new AppError("common.notFound");
-    return key;
+    return c.get("tenant").key;
   };
   const body = async (c: Ctx): Promise<Record<string, unknown>> => {
     if (Number(c.req.header("content-length") ?? 0) > MAX_JSON_BYTES) {
@@ -72,111 +66,111 @@ export function setupRoutes(
   return new Hono<AppEnv>()
     // Station groups
     .post("/hv-mv-station-groups", async (c) => {
-      const key = await customer(c, "write");
+      const key = customer(c, "write");
       return c.json(await setup.createStationGroup(key, await body(c)), 201);
     })
     .put("/hv-mv-station-groups/:id", async (c) => {
-      const key = await customer(c, "write");
+      const key = customer(c, "write");
       return c.json(await setup.updateStationGroup(key, c.req.param("id"), await body(c)));
     })
     .delete("/hv-mv-station-groups/:id", async (c) => {
-      const key = await customer(c, "write");
+      const key = customer(c, "write");
       await setup.deleteStationGroup(key, c.req.param("id"));
       return c.body(null, 204);
     })
     // MV feeder groups and their MV topology
     .post("/mv-feeder-groups", async (c) => {
-      const key = await customer(c, "write");
+      const key = customer(c, "write");
       return c.json(await setup.createMvFeederGroup(key, await body(c)), 201);
     })
     .put("/mv-feeder-groups/:id", async (c) => {
-      const key = await customer(c, "write");
+      const key = customer(c, "write");
       return c.json(await setup.updateMvFeederGroup(key, c.req.param("id"), await body(c)));
     })
     .delete("/mv-feeder-groups/:id", async (c) => {
-      const key = await customer(c, "write");
+      const key = customer(c, "write");
       await setup.deleteMvFeederGroup(key, c.req.param("id"));
       return c.body(null, 204);
     })
     .get("/mv-feeder-groups/:id/mv-topology", async (c) => {
-      const key = await customer(c, "read");
+      const key = customer(c, "read");
       return c.json(await setup.mvTopology(key, c.req.param("id")));
     })
     .put("/mv-feeder-groups/:id/mv-topology", async (c) => {
-      const key = await customer(c, "write");
+      const key = customer(c, "write");
       return c.json(await setup.setMvTopology(key, c.req.param("id"), await body(c)));
     })
     .delete("/mv-feeder-groups/:id/mv-topology", async (c) => {
-      const key = await customer(c, "write");
+      const key = customer(c, "write");
       await setup.clearMvTopology(key, c.req.param("id"));
       return c.body(null, 204);
     })
     // LV groups
     .post("/lv-groups", async (c) => {
-      const key = await customer(c, "write");
+      const key = customer(c, "write");
       return c.json(await setup.createLvGroup(key, await body(c)), 201);
     })
     .put("/lv-groups/:id", async (c) => {
-      const key = await customer(c, "write");
+      const key = customer(c, "write");
       return c.json(await setup.updateLvGroup(key, c.req.param("id"), await body(c)));
     })
     .delete("/lv-groups/:id", async (c) => {
-      const key = await customer(c, "write");
+      const key = customer(c, "write");
       await setup.deleteLvGroup(key, c.req.param("id"));
       return c.body(null, 204);
     })
     // Nodes with their electrical work and feeders
     .post("/nodes", async (c) => {
-      const key = await customer(c, "write");
+      const key = customer(c, "write");
       return c.json(await setup.createNode(key, await body(c)), 201);
     })
     .get("/nodes/:id", async (c) => {
-      const key = await customer(c, "read");
+      const key = customer(c, "read");
       return c.json(await setup.node(key, c.req.param("id")));
     })
     .put("/nodes/:id", async (c) => {
-      const key = await customer(c, "write");
+      const key = customer(c, "write");
       return c.json(await setup.updateNode(key, c.req.param("id"), await body(c)));
     })
     .delete("/nodes/:id", async (c) => {
-      const key = await customer(c, "write");
+      const key = customer(c, "write");
       return c.json(await setup.deleteNode(key, c.req.param("id")));
     })
     .post("/nodes/:id/feeders", async (c) => {
-      const key = await customer(c, "write");
+      const key = customer(c, "write");
       return c.json(await setup.addFeeder(key, c.req.param("id"), await body(c)), 201);
     })
     .put("/nodes/:id/feeders/:feederId", async (c) => {
-      const key = await customer(c, "write");
+      const key = customer(c, "write");
       const { id, feederId } = c.req.param();
       return c.json(await setup.updateFeeder(key, id, feederId, await body(c)));
     })
     .delete("/nodes/:id/feeders/:feederId", async (c) => {
-      const key = await customer(c, "write");
+      const key = customer(c, "write");
       const { id, feederId } = c.req.param();
       await setup.deleteFeeder(key, id, feederId);
       return c.body(null, 204);
     })
     // Electrical works
     .get("/electrical-works/status", async (c) => {
-      const key = await customer(c, "metering");
+      const key = customer(c, "metering");
       return c.json(await setup.electricalWorksStatus(key));
     })
     .get("/electrical-works/search", async (c) => {
-      const key = await customer(c, "read");
+      const key = customer(c, "read");
       return c.json(await setup.searchElectricalWorks(key, c.req.query("q") ?? ""));
     })
     // Map layers
     .get("/map-layers", async (c) => {
-      const key = await customer(c, "read");
+      const key = customer(c, "read");
       return c.json(await layers.list(key));
     })
     .get("/map-layers/:id", async (c) => {
-      const key = await customer(c, "read");
+      const key = customer(c, "read");
       return c.json(await layers.geojson(key, c.req.param("id")));
     })
     .post("/map-layers", async (c) => {
-      const key = await customer(c, "write");
+      const key = customer(c, "write");
       const type = c.req.header("content-type") ?? "";
       if (!/^multipart\/form-data;/i.test(type)) throw new AppError("common.unsupportedMediaType");
       const bytes = await readBounded(c.req.raw, MAP_LAYER_MAX_BYTES + MULTIPART_OVERHEAD);
@@ -201,7 +195,7 @@ export function setupRoutes(
       return c.json(layer, 201);
     })
     .delete("/map-layers/:id", async (c) => {
-      const key = await customer(c, "write");
+      const key = customer(c, "write");
       await layers.delete(key, c.req.param("id"));
       return c.body(null, 204);
     });

@@ -3,14 +3,13 @@
  * Identity: the embedded OpenID provider (default) or an external one, and the verifier every
  * API route uses for bearer tokens.
  */
-import type { Hono } from "hono";
 import { createLocalJWKSet, createRemoteJWKSet } from "jose";
 import type { CustomersService } from "../customers/mod.ts";
 import {
-  type AppEnv,
   createJwtVerifier,
   type Db,
   type Logger,
+  type PlatformModule,
   type TokenVerifier,
 } from "../../kernel/mod.ts";
 import type { UsersService } from "../users/mod.ts";
@@ -28,12 +27,10 @@ export interface WebOidcConfig {
   scope: string;
 }
 
-/** The identity part of the running server. */
-export interface Identity {
+/** The identity part of the running server; its public routes are the /oidc proxy. */
+export interface Identity extends PlatformModule {
   verifier: TokenVerifier;
   web: WebOidcConfig;
-  /** Routes to mount at the root (the /oidc proxy); empty for an external provider. */
-  routes: Hono<AppEnv> | undefined;
   close(): Promise<void>;
 }
 
@@ -72,7 +69,7 @@ export async function createIdentity(opts: IdentityOptions): Promise<Identity> {
         requireAccessTokenType: false,
       }),
       web: { authority: issuer, clientId, scope: SCOPE },
-      routes: undefined,
+      name: "identity",
       close: () => Promise.resolve(),
     };
   }
@@ -89,7 +86,9 @@ export async function createIdentity(opts: IdentityOptions): Promise<Identity> {
   return {
     verifier: createJwtVerifier({ keys, issuer, audience: API_AUDIENCE }),
     web: { authority: issuer, clientId: WEB_CLIENT_ID, scope: SCOPE },
-    routes: oidcProxyRoutes(running.port),
+    name: "identity",
+    // The proxy's routes carry the whole /oidc path.
+    public: [{ prefix: "/", routes: oidcProxyRoutes(running.port) }],
     close: running.close,
   };
 }

@@ -10,28 +10,19 @@ import type { IoMonitoringService } from "./service.ts";
 const APP = "app:io-monitoring";
 const historyQuery = z.strictObject({ from: z.string().max(40), to: z.string().max(40) });
 
-/** What the routes read about the caller's customer. */
-export type CustomerOf = (
-  connection: string,
-) => Promise<{ key: string; applications: readonly string[] } | null>;
-
 /** Routes mounted at /iom (behind authentication). */
-export function ioMonitoringRoutes(
-  service: IoMonitoringService,
-  customerOf: CustomerOf,
-): Hono<AppEnv> {
-  /** The caller's customer key; 403 when the customer's applications do not list IO monitoring. */
-  const customerKey = async (c: Context<AppEnv>) => {
-    const customer = await customerOf(c.get("principal").customer);
-    if (!customer) throw new AppError("common.notFound");
-    if (!customer.applications.includes(APP)) throw new AppError("common.forbidden", { key: APP });
-    return customer.key;
+export function ioMonitoringRoutes(service: IoMonitoringService): Hono<AppEnv> {
+  /** The customer's key; 403 when the customer's applications do not list IO monitoring. */
+  const customerKey = (c: Context<AppEnv>) => {
+    const tenant = c.get("tenant");
+    if (!tenant.applications.includes(APP)) throw new AppError("common.forbidden", { key: APP });
+    return tenant.key;
   };
   return new Hono<AppEnv>()
     .use("*", requireApp(APP))
-    .get("/electrical-works", async (c) => c.json(await service.list(await customerKey(c))))
+    .get("/electrical-works", async (c) => c.json(await service.list(customerKey(c))))
     .get("/electrical-works/:key/history", validate("query", historyQuery), async (c) => {
       const { from, to } = c.req.valid("query");
-      return c.json(await service.history(await customerKey(c), c.req.param("key"), from, to));
+      return c.json(await service.history(customerKey(c), c.req.param("key"), from, to));
     });
 }

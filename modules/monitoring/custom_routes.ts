@@ -6,14 +6,7 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { isAllowedDuration } from "../../core/mod.ts";
-import {
-  type AppEnv,
-  AppError,
-  isAppAdmin,
-  isSuperRole,
-  requireApp,
-  validate,
-} from "../../kernel/mod.ts";
+import { type AppEnv, isAppAdmin, isSuperRole, requireApp, validate } from "../../kernel/mod.ts";
 import type { Caller } from "./custom_access.ts";
 import type { CustomMonitoring } from "./custom_monitoring.ts";
 
@@ -63,17 +56,12 @@ const triggerUpdate = z.strictObject({ ...triggerFields, enabled: z.boolean() })
 const time = (iso: string | undefined) => (iso === undefined ? undefined : Date.parse(iso));
 
 /** Routes mounted at /evm/custom-monitoring (behind authentication). */
-export function customMonitoringRoutes(
-  cm: CustomMonitoring,
-  customerKeyOf: (connection: string) => Promise<string | null>,
-): Hono<AppEnv> {
-  const callerOf = async (c: Context<AppEnv>): Promise<Caller> => {
+export function customMonitoringRoutes(cm: CustomMonitoring): Hono<AppEnv> {
+  const callerOf = (c: Context<AppEnv>): Caller => {
     const p = c.get("principal");
-    const customerKey = await customerKeyOf(p.customer);
-    if (!customerKey) throw new AppError("common.notFound");
     return {
       userId: p.userId,
-      customerKey,
+      customerKey: c.get("tenant").key,
       superRole: isSuperRole(p.role),
       admin: isAppAdmin(p.appsRoles, APP) || p.role === "super-admin",
     };
@@ -85,7 +73,7 @@ export function customMonitoringRoutes(
     .get("/requests", reader, validate("query", listQuery), async (c) => {
       const q = c.req.valid("query");
       return c.json(
-        await cm.requests.list(await callerOf(c), {
+        await cm.requests.list(callerOf(c), {
           nodeId: q.node_id,
           status: q.status,
           ...(q.limit ? { limit: q.limit } : {}),
@@ -94,7 +82,7 @@ export function customMonitoringRoutes(
     })
     .post("/requests", reader, validate("json", startBody), async (c) => {
       const b = c.req.valid("json");
-      const request = await cm.requests.start(await callerOf(c), {
+      const request = await cm.requests.start(callerOf(c), {
         nodeId: b.node_id,
         feederId: b.feeder_id ?? null,
         durationMin: b.duration_min,
@@ -102,22 +90,22 @@ export function customMonitoringRoutes(
       return c.json(request, 201);
     })
     .get("/requests/:id", reader, async (c) => {
-      return c.json(await cm.requests.get(await callerOf(c), c.req.param("id")));
+      return c.json(await cm.requests.get(callerOf(c), c.req.param("id")));
     })
     .post("/requests/:id/stop", reader, async (c) => {
-      return c.json(await cm.requests.stop(await callerOf(c), c.req.param("id")));
+      return c.json(await cm.requests.stop(callerOf(c), c.req.param("id")));
     })
     .get("/requests/:id/values", reader, validate("query", valuesQuery), async (c) => {
       const q = c.req.valid("query");
       const range = { from: time(q.from), to: time(q.to) };
-      return c.json(await cm.values(await callerOf(c), c.req.param("id"), range));
+      return c.json(await cm.values(callerOf(c), c.req.param("id"), range));
     })
     .get("/triggers", reader, validate("query", triggerQuery), async (c) => {
-      return c.json(await cm.triggers.list(await callerOf(c), c.req.valid("query").node_id));
+      return c.json(await cm.triggers.list(callerOf(c), c.req.valid("query").node_id));
     })
     .post("/triggers", admin, validate("json", triggerCreate), async (c) => {
       const b = c.req.valid("json");
-      const trigger = await cm.triggers.create(await callerOf(c), b.node_id, {
+      const trigger = await cm.triggers.create(callerOf(c), b.node_id, {
         deltaLvA: b.delta_lv_a,
         deltaMvA: b.delta_mv_a,
         durationMin: b.duration_min,
@@ -126,12 +114,12 @@ export function customMonitoringRoutes(
       return c.json(trigger, 201);
     })
     .get("/triggers/:id", reader, async (c) => {
-      return c.json(await cm.triggers.get(await callerOf(c), c.req.param("id")));
+      return c.json(await cm.triggers.get(callerOf(c), c.req.param("id")));
     })
     .put("/triggers/:id", admin, validate("json", triggerUpdate), async (c) => {
       const b = c.req.valid("json");
       return c.json(
-        await cm.triggers.update(await callerOf(c), c.req.param("id"), {
+        await cm.triggers.update(callerOf(c), c.req.param("id"), {
           deltaLvA: b.delta_lv_a,
           deltaMvA: b.delta_mv_a,
           durationMin: b.duration_min,
@@ -140,6 +128,6 @@ export function customMonitoringRoutes(
       );
     })
     .delete("/triggers/:id", admin, async (c) => {
-      return c.json(await cm.triggers.disable(await callerOf(c), c.req.param("id")));
+      return c.json(await cm.triggers.disable(callerOf(c), c.req.param("id")));
     });
 }

@@ -22,7 +22,6 @@ const valuesQuery = z.strictObject({
 /** Routes mounted at /evm (behind authentication); custom monitoring when it is given. */
 export function monitoringRoutes(
   service: GridStatusService,
-  customerKeyOf: (connection: string) => Promise<string | null>,
   customMonitoring?: CustomMonitoring,
 ): Hono<AppEnv> {
   const app = new Hono<AppEnv>().get(
@@ -30,10 +29,8 @@ export function monitoringRoutes(
     requireApp("app:grid-monitoring"),
     validate("query", statusQuery),
     async (c) => {
-      const customerKey = await customerKeyOf(c.get("principal").customer);
-      if (!customerKey) throw new AppError("common.notFound");
       const { level, view } = c.req.valid("query");
-      const answer = await service.answer(customerKey, level, Date.now(), view);
+      const answer = await service.answer(c.get("tenant").key, level, Date.now(), view);
       const headers: Record<string, string> = {
         ETag: answer.etag,
         "Cache-Control": "private, no-cache",
@@ -54,9 +51,9 @@ export function monitoringRoutes(
   );
   if (customMonitoring) {
     // One node of the evaluation: 404 grid.elementNotFound when unknown, foreign or not at the level.
-    const node = async (customerKey: string | null, level: Level, id: string) => {
-      const evaluation = customerKey ? await service.nodeEvaluation(customerKey, level, id) : null;
-      if (!customerKey || !evaluation) throw new AppError("grid.elementNotFound");
+    const node = async (customerKey: string, level: Level, id: string) => {
+      const evaluation = await service.nodeEvaluation(customerKey, level, id);
+      if (!evaluation) throw new AppError("grid.elementNotFound");
       const caller = { userId: "", customerKey, superRole: false, admin: false };
       const { cellId } = await customMonitoring.requests.node(caller, id);
       return { evaluation, cellId };
@@ -67,8 +64,7 @@ export function monitoringRoutes(
       validate("query", nodeQuery),
       async (c) => {
         const { level } = c.req.valid("query");
-        const customerKey = await customerKeyOf(c.get("principal").customer);
-        const { evaluation, cellId } = await node(customerKey, level, c.req.param("id"));
+        const { evaluation, cellId } = await node(c.get("tenant").key, level, c.req.param("id"));
         return c.json(
           await nodeDetail(evaluation, level, cellId, customMonitoring.history, Date.now()),
         );
@@ -80,14 +76,13 @@ export function monitoringRoutes(
       async (c) => {
         const q = c.req.valid("query");
         const period = valuesPeriod(q.from, q.to, Date.now());
-        const customerKey = await customerKeyOf(c.get("principal").customer);
-        const { evaluation, cellId } = await node(customerKey, q.level, c.req.param("id"));
+        const { evaluation, cellId } = await node(c.get("tenant").key, q.level, c.req.param("id"));
         return c.json(
           await nodeValues(evaluation, q.level, cellId, customMonitoring.history, period),
         );
       },
     );
-    app.route("/custom-monitoring", customMonitoringRoutes(customMonitoring, customerKeyOf));
+    app.route("/custom-monitoring", customMonitoringRoutes(customMonitoring));
   }
   return app;
 }

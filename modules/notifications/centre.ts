@@ -1,22 +1,23 @@
 /**
  * Assembles the notification centre for main.ts: service, live hub, mailer, producers and the
- * routes mounted at /nsm (the STOMP websocket authenticates in its CONNECT frame; the REST calls
- * behind `auth`).
+ * routes at /nsm (the STOMP websocket authenticates in its CONNECT frame, so it is public; the
+ * REST calls are behind authentication).
  */
-import { Hono, type MiddlewareHandler } from "hono";
+import type { Hono } from "hono";
 import { z } from "zod";
 import {
   type AppEnv,
-  AppError,
   type Db,
   type EventBus,
   type Logger,
+  type PlatformModule,
+  type TenantDirectory,
   type TokenVerifier,
   validate,
 } from "../../kernel/mod.ts";
 import { createMailer, type Mailer } from "./mailer.ts";
 import { type Producers, startProducers, type UserDirectory } from "./producers.ts";
-import { type CustomerKeyOf, notificationRoutes } from "./routes.ts";
+import { notificationRoutes } from "./routes.ts";
 import { NotificationsService } from "./service.ts";
 import { NotificationHub, stompRoutes } from "./stomp.ts";
 
@@ -26,8 +27,8 @@ export interface NotificationCentreDeps {
   bus: EventBus;
   users: UserDirectory;
   verifier: TokenVerifier;
-  auth: MiddlewareHandler<AppEnv>;
-  customerKeyOf: CustomerKeyOf;
+  /** The customers (a STOMP session of an unknown customer is refused). */
+  tenants: TenantDirectory;
   logger: Logger;
   /** SMTP server URL (smtp://user:pass@host:port); unset keeps mails in the outbox. */
   smtpUrl: string | undefined;
@@ -44,9 +45,7 @@ export interface NotificationCentreDeps {
 }
 
 /** The running notification centre. */
-export interface NotificationCentre {
-  /** Mount at /nsm. */
-  routes: Hono<AppEnv>;
+export interface NotificationCentre extends PlatformModule {
   service: NotificationsService;
   hub: NotificationHub;
   mailer: Mailer;
@@ -57,7 +56,7 @@ export interface NotificationCentre {
 const hookBody = z.strictObject({ count: z.number().int().min(1).max(1000).default(1) });
 
 /** Starts the producers and builds the /nsm routes. */
-export function createNotificationCentre(deps: NotificationCentreDeps): NotificationCentre {
+export function notificationsModule(deps: NotificationCentreDeps): NotificationCentre {
   const logger = deps.logger.child({ module: "notifications" });
   const service = new NotificationsService(deps.db);
   const hub = new NotificationHub();
@@ -71,25 +70,18 @@ export function createNotificationCentre(deps: NotificationCentreDeps): Notifica
     logger,
     ...(deps.coalesceMs !== undefined ? { coalesceMs: deps.coalesceMs } : {}),
   });
-  const routes = new Hono<AppEnv>();
-  routes.route(
-    "/",
-    stompRoutes(hub, {
-      verifier: deps.verifier,
-      customerKeyOf: deps.customerKeyOf,
-      logger,
-      ...(deps.heartbeatMs !== undefined ? { heartbeatMs: deps.heartbeatMs } : {}),
-    }),
-  );
-  routes.use("*", deps.auth);
-  routes.route("/", notificationRoutes(service, deps.customerKeyOf));
+  const websocket = stompRoutes(hub, {
+    verifier: deps.verifier,
+    tenants: deps.tenants,
+    logger,
+    ...(deps.heartbeatMs !== undefined ? { heartbeatMs: deps.heartbeatMs } : {}),
+  });
+  const routes: Hono<AppEnv> = notificationRoutes(service);
   if (deps.e2eHooks) {
     routes.post("/e2e/cells-to-configure", validate("json", hookBody), async (c) => {
-      const customerKey = await deps.customerKeyOf(c.get("principal").customer);
-      if (!customerKey) throw new AppError("common.notFound");
       const { count } = c.req.valid("json");
       await deps.bus.publish("grid.cellsToConfigure", {
-        customerKey,
+        customerKey: c.get("tenant").key,
         cellIds: [],
         count,
         reason: "NEW_STOCK",
@@ -98,7 +90,9 @@ export function createNotificationCentre(deps: NotificationCentreDeps): Notifica
     });
   }
   return {
-    routes,
+    name: "notifications",
+    public: [{ prefix: "/nsm", routes: websocket }],
+    api: [{ prefix: "/nsm", routes }],
     service,
     hub,
     mailer,

@@ -5,9 +5,9 @@
  * notifications and e-mails, and the mail outbox.
  */
 export {
-  createNotificationCentre,
   type NotificationCentre,
   type NotificationCentreDeps,
+  notificationsModule,
 } from "./centre.ts";
 export type { NotificationDto, NotificationPage, OutboxDto } from "./service.ts";
 export { notificationDestination } from "./stomp.ts";

@@ -3,13 +3,10 @@
  * authentication. Every call is about the caller's own notifications of the caller's own
  * customer: another user's id or key answers 404, like a missing one.
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { type AppEnv, AppError, isSuperRole, requireApp, validate } from "../../kernel/mod.ts";
+import { type AppEnv, isSuperRole, requireApp, validate } from "../../kernel/mod.ts";
 import { MAX_PAGE_SIZE, type NotificationsService, type Owner } from "./service.ts";
-
-/** Resolves an auth connection name to its customer key (given by main.ts from customers). */
-export type CustomerKeyOf = (authConnectionName: string) => Promise<string | null>;
 
 const pageQuery = z.object({
   page: z.coerce.number().int().min(0).max(1_000_000).default(0),
@@ -18,42 +15,38 @@ const pageQuery = z.object({
 const readBody = z.strictObject({ is_read: z.boolean() });
 
 /** Routes mounted at /nsm (behind authentication). */
-export function notificationRoutes(
-  service: NotificationsService,
-  customerKeyOf: CustomerKeyOf,
-): Hono<AppEnv> {
-  const owner = async (c: { get(key: "principal"): AppEnv["Variables"]["principal"] }) => {
-    const principal = c.get("principal");
-    const customerKey = await customerKeyOf(principal.customer);
-    if (!customerKey) throw new AppError("common.notFound");
-    return { userId: principal.userId, customerKey } satisfies Owner;
-  };
+export function notificationRoutes(service: NotificationsService): Hono<AppEnv> {
+  // Notifications belong to the person: their own customer, whichever one a super role acts on.
+  const owner = (c: Context<AppEnv>): Owner => ({
+    userId: c.get("principal").userId,
+    customerKey: c.get("homeTenant").key,
+  });
   return new Hono<AppEnv>()
     .get("/notifications/users/:id", validate("query", pageQuery), async (c) => {
       const { page, size } = c.req.valid("query");
-      return c.json(await service.list(await owner(c), c.req.param("id"), page, size));
+      return c.json(await service.list(owner(c), c.req.param("id"), page, size));
     })
     .put("/notifications/users/:id", validate("json", readBody), async (c) => {
       const { is_read } = c.req.valid("json");
-      const updated = await service.markAllRead(await owner(c), c.req.param("id"), is_read);
+      const updated = await service.markAllRead(owner(c), c.req.param("id"), is_read);
       return c.json({ updated });
     })
     .delete("/notifications/users/:id", async (c) => {
-      const deleted = await service.deleteAll(await owner(c), c.req.param("id"));
+      const deleted = await service.deleteAll(owner(c), c.req.param("id"));
       return c.json({ deleted });
     })
     .put("/notifications/:key", validate("json", readBody), async (c) => {
       const { is_read } = c.req.valid("json");
-      return c.json(await service.markRead(await owner(c), c.req.param("key"), is_read));
+      return c.json(await service.markRead(owner(c), c.req.param("key"), is_read));
     })
     .delete("/notifications/:key", async (c) => {
       const key = c.req.param("key");
-      await service.delete(await owner(c), key);
+      await service.delete(owner(c), key);
       return c.json({ key });
     })
     .get("/outbox", requireApp("hes:um", { admin: true }), async (c) => {
       const principal = c.get("principal");
-      const customerKey = isSuperRole(principal.role) ? null : (await owner(c)).customerKey;
+      const customerKey = isSuperRole(principal.role) ? null : (owner(c)).customerKey;
       return c.json(await service.outbox(customerKey));
     });
 }

@@ -12,6 +12,7 @@ import {
   AppError,
   type Logger,
   type Principal,
+  type TenantDirectory,
   type TokenVerifier,
 } from "../../kernel/mod.ts";
 import type { NotificationDto } from "./service.ts";
@@ -32,7 +33,7 @@ export function notificationDestination(userId: string): string {
 export interface StompOptions {
   verifier: TokenVerifier;
   /** Resolves the token's auth connection name to its customer key. */
-  customerKeyOf: (authConnectionName: string) => Promise<string | null>;
+  tenants: Pick<TenantDirectory, "byConnection">;
   logger: Logger;
   /** The heart-beat the server offers in both directions, in ms (default 25000). */
   heartbeatMs?: number;
@@ -199,7 +200,7 @@ export class StompSession {
       if (error instanceof AppError) return this.#fail("Unauthorized: invalid token", frame);
       throw error;
     }
-    if (!(await this.options.customerKeyOf(principal.customer))) {
+    if (!(await this.options.tenants.byConnection(principal.customer))) {
       return this.#fail("Unauthorized: unknown customer", frame);
     }
     if (this.#state !== "connecting") return;

@@ -42,8 +42,12 @@ function harness(opts: { heartbeatMs?: number; customerKey?: string | null } = {
     hub,
     {
       verifier,
-      customerKeyOf: () =>
-        Promise.resolve(opts.customerKey === undefined ? "c1" : opts.customerKey),
+      tenants: {
+        byConnection: (connection) => {
+          const key = opts.customerKey === undefined ? "c1" : opts.customerKey;
+          return Promise.resolve(key === null ? null : { key, connection, applications: [] });
+        },
+      },
       logger: createLogger("error"),
       heartbeatMs: opts.heartbeatMs ?? 25_000,
       connectTimeoutMs: 5_000,

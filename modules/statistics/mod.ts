@@ -3,6 +3,12 @@
  * Visual statistics (vsm): time series, histograms and feeder comparisons over any period from
  * 10 minutes to 366 days, read from the streaming core's level that suits the period.
  */
+import type { DuckDBConnection } from "@duckdb/node-api";
+import type { PlatformModule } from "../../kernel/mod.ts";
+import { topologyDirectory, type TopologyDirectoryDeps } from "./feeders.ts";
+import { statisticsRoutes } from "./routes.ts";
+import { StatisticsService } from "./service.ts";
+
 export {
   type CompareDto,
   type FeederDirectory,
@@ -15,4 +21,11 @@ export {
   StatisticsService,
 } from "./service.ts";
 export { topologyDirectory, type TopologyDirectoryDeps } from "./feeders.ts";
-export { statisticsRoutes } from "./routes.ts";
+
+/** Builds the visual statistics module (/vsm) over the DuckDB query connection. */
+export function statisticsModule(
+  deps: TopologyDirectoryDeps & { analytics: DuckDBConnection },
+): PlatformModule {
+  const service = new StatisticsService(deps.analytics, topologyDirectory(deps));
+  return { name: "statistics", api: [{ prefix: "/vsm", routes: statisticsRoutes(service) }] };
+}

@@ -2,7 +2,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { HISTOGRAM_BINS, RESOLUTION_NAMES, STATISTICS_PARAMETER_KEYS } from "../../core/mod.ts";
-import { type AppEnv, AppError, requireApp, validate } from "../../kernel/mod.ts";
+import { type AppEnv, requireApp, validate } from "../../kernel/mod.ts";
 import type { StatisticsService } from "./service.ts";
 
 /** A comma-separated list, trimmed, without empty items or repeats (order kept). */
@@ -44,29 +44,21 @@ const compareQuery = z.strictObject({
 });
 
 /** Routes mounted at /vsm (behind authentication), for holders of app:visual-statistics. */
-export function statisticsRoutes(
-  service: StatisticsService,
-  customerKeyOf: (connection: string) => Promise<string | null>,
-): Hono<AppEnv> {
+export function statisticsRoutes(service: StatisticsService): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use("*", requireApp("app:visual-statistics"));
-  const customer = async (connection: string) => {
-    const key = await customerKeyOf(connection);
-    if (!key) throw new AppError("common.notFound");
-    return key;
-  };
   return app
     .get("/parameters", (c) => c.json(service.parameters()))
     .get("/series", validate("query", seriesQuery), async (c) =>
       c.json(
-        await service.series(await customer(c.get("principal").customer), c.req.valid("query")),
+        await service.series(c.get("tenant").key, c.req.valid("query")),
       ))
     .get("/histogram", validate("query", histogramQuery), async (c) =>
       c.json(
-        await service.histogram(await customer(c.get("principal").customer), c.req.valid("query")),
+        await service.histogram(c.get("tenant").key, c.req.valid("query")),
       ))
     .get("/compare", validate("query", compareQuery), async (c) =>
       c.json(
-        await service.compare(await customer(c.get("principal").customer), c.req.valid("query")),
+        await service.compare(c.get("tenant").key, c.req.valid("query")),
       ));
 }

@@ -1,5 +1,5 @@
 /** The usm calls: the current user's profile (spec 7) and user management (docs/contracts.md). */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { type AppEnv, requireApp, ROLES, validate } from "../../kernel/mod.ts";
 import { PASSWORD_MAX_LENGTH } from "./password_policy.ts";
@@ -8,9 +8,6 @@ import { isAllowedName, isAppsRolesEntry, UI_LANGUAGES } from "./rules.ts";
 import type { UsersService } from "./service.ts";
 
 export { UI_LANGUAGES } from "./rules.ts";
-
-/** Resolves an auth connection name to its customer key (given by main.ts from customers). */
-export type CustomerKeyOf = (authConnectionName: string) => Promise<string | null>;
 
 const name = z.string().trim().min(3, "validation.nameMin").max(60, "validation.nameMax")
   .refine(isAllowedName, "validation.forbiddenChars");
@@ -88,44 +85,41 @@ export function emailValidationRoutes(profiles: ProfileService): Hono<AppEnv> {
 }
 
 /** Routes mounted at /usm (behind authentication). */
-export function userRoutes(
-  service: UsersService,
-  profiles: ProfileService,
-  customerKeyOf: CustomerKeyOf,
-): Hono<AppEnv> {
+export function userRoutes(service: UsersService, profiles: ProfileService): Hono<AppEnv> {
   const manage = requireApp("hes:um", { admin: true });
-  const caller = async (principal: AppEnv["Variables"]["principal"]) => ({
-    principal,
-    customerKey: await customerKeyOf(principal.customer),
+  // A user's own record lives in their own customer, whichever customer a super role acts on.
+  const caller = (c: Context<AppEnv>) => ({
+    principal: c.get("principal"),
+    customerKey: c.get("homeTenant").key,
   });
   return new Hono<AppEnv>()
     .get("/users/current/:id", async (c) => {
-      const { principal, customerKey } = await caller(c.get("principal"));
+      const { principal, customerKey } = caller(c);
       return c.json(await service.current(principal, c.req.param("id"), customerKey));
     })
     .patch("/users/current/:id", validate("json", profilePatch), async (c) => {
-      const { principal, customerKey } = await caller(c.get("principal"));
+      const { principal, customerKey } = caller(c);
       const patch = c.req.valid("json");
       return c.json(await profiles.update(principal, c.req.param("id"), customerKey, patch));
     })
     .post("/users/current/:id/password", validate("json", passwordChange), async (c) => {
-      const { principal, customerKey } = await caller(c.get("principal"));
+      const { principal, customerKey } = caller(c);
       const change = c.req.valid("json");
       await profiles.changePassword(principal, c.req.param("id"), customerKey, change);
       return c.body(null, 204);
     })
     .post("/users/current/:id/email-validation", async (c) => {
-      const { principal, customerKey } = await caller(c.get("principal"));
+      const { principal, customerKey } = caller(c);
       const sent = await profiles.requestEmailValidation(principal, c.req.param("id"), customerKey);
       return c.json(sent, 202);
     })
     .get("/users", manage, validate("query", listQuery), async (c) => {
-      return c.json(await service.list(await caller(c.get("principal")), c.req.valid("query")));
+      return c.json(await service.list(caller(c), c.req.valid("query")));
     })
     .post("/users", manage, validate("json", newUser), async (c) => {
       const { customer_key, password, password_confirmation, ...fields } = c.req.valid("json");
       const created = await service.createManaged(
-        await caller(c.get("principal")),
+        caller(c),
         customer_key,
         fields,
         { password, password_confirmation },
@@ -134,26 +128,26 @@ export function userRoutes(
     })
     .get("/users/:cid/:id", manage, async (c) => {
       const { cid, id } = c.req.param();
-      return c.json(await service.get(await caller(c.get("principal")), cid, id));
+      return c.json(await service.get(caller(c), cid, id));
     })
     .put("/users/:cid/:id", manage, validate("json", userUpdate), async (c) => {
       const { cid, id } = c.req.param();
       const { password, password_confirmation, ...fields } = c.req.valid("json");
       const pw = password === undefined ? undefined : { password, password_confirmation };
-      return c.json(await service.update(await caller(c.get("principal")), cid, id, fields, pw));
+      return c.json(await service.update(caller(c), cid, id, fields, pw));
     })
     .post("/users/:cid/:id/disable", manage, async (c) => {
       const { cid, id } = c.req.param();
-      return c.json(await service.setDisabled(await caller(c.get("principal")), cid, id, true));
+      return c.json(await service.setDisabled(caller(c), cid, id, true));
     })
     .post("/users/:cid/:id/enable", manage, async (c) => {
       const { cid, id } = c.req.param();
-      return c.json(await service.setDisabled(await caller(c.get("principal")), cid, id, false));
+      return c.json(await service.setDisabled(caller(c), cid, id, false));
     })
     // Registered last: the authorization matrix walks routes in this order and deletes a user.
     .delete("/users/:cid/:id", manage, async (c) => {
       const { cid, id } = c.req.param();
-      await service.remove(await caller(c.get("principal")), cid, id);
+      await service.remove(caller(c), cid, id);
       return c.body(null, 204);
     });
 }

@@ -45,11 +45,28 @@ export async function startTestPlatform(
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     databaseUrl = url.toString();
+    // FORCE cannot end a backend of another role (e.g. an autovacuum worker that just started
+    // on the new database): such a drop is tried again, and a database left behind is no
+    // failure of the test that used it.
     dropDatabase = async () => {
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      try {
+        for (let attempt = 1;; attempt++) {
+          try {
+            await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+            return;
+          } catch (error) {
+            if (attempt === 10) {
+              console.warn(`Test database ${name} left behind: ${error}`);
+              return;
+            }
+            await new Promise((resolve) => setTimeout(resolve, 300 * attempt));
+          }
+        }
+      } finally {
+        await c.end();
+      }
     };
   }
   const config = loadConfig({

@@ -1,6 +1,6 @@
 import { Outlet, useLocation, useNavigate } from "@tanstack/react-router";
 import { useAtomValue, useSetAtom } from "jotai";
-import { useEffect, useState } from "react";
+import { Fragment, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ForbiddenPage } from "../features/errors/forbidden-page.tsx";
 import { NotificationBell } from "../features/notifications/notification-bell.tsx";
@@ -66,7 +66,7 @@ function useInactivityDialog(limitMinutes: number): void {
  */
 export function AppShell() {
   const { t } = useTranslation(["common", "modules"]);
-  const { config } = useSession();
+  const { config, customer } = useSession();
   const access = useAccessContext();
   const location = useLocation();
   const { moduleId } = useRouteInfo();
@@ -87,7 +87,8 @@ export function AppShell() {
         </a>
         <Header notifications={<NotificationBell />} onLogout={() => void endSession()} />
         <main id="main" tabIndex={-1} className="flex min-h-0 flex-1 flex-col overflow-auto">
-          {allowed ? <Outlet /> : <ForbiddenPage />}
+          {/* A super role's switch of customer remounts the screen: it loads the new one's data. */}
+          <Fragment key={customer.key}>{allowed ? <Outlet /> : <ForbiddenPage />}</Fragment>
         </main>
         <Footer />
       </div>

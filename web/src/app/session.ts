@@ -144,6 +144,7 @@ export async function boot(store: AppStore): Promise<BootOutcome> {
   configureApi({
     baseUrl: config.apiBaseUrl,
     getAccessToken: () => oidcUser?.access_token ?? null,
+    getCustomerKey: () => store.get(customerAtom)?.key ?? null,
     // Until the router exists, error pages are reached by rewriting the URL.
     showErrorPage: (href) => window.history.replaceState(null, "", href),
     onUnauthorized: () => void endSession(),

@@ -1,7 +1,11 @@
 /**
- * The REST client: bearer token, `{ code, key, params }` error bodies and the error pages of
- * spec 7 (no response or 500 -> /500?type=api, 403 -> /403?type=api, 404 -> /404?type=api).
+ * The REST client: bearer token, the customer worked on, `{ code, key, params }` error bodies
+ * and the error pages of spec 7 (no response or 500 -> /500?type=api, 403 -> /403?type=api,
+ * 404 -> /404?type=api).
  */
+
+/** The header naming the customer a super role acts on (kernel/tenant.ts on the server). */
+export const CUSTOMER_HEADER = "X-Customer";
 import { errorPageFor, parseErrorBody } from "./api-errors.ts";
 import type { ApiErrorBody } from "./types.ts";
 
@@ -26,6 +30,11 @@ export class ApiError extends Error {
 export interface ApiEnvironment {
   baseUrl: string;
   getAccessToken(): string | null;
+  /**
+   * The customer the user works on (picked in the user menu by a super role), sent as
+   * `X-Customer` on every call; the server binds everyone else to their token's customer.
+   */
+  getCustomerKey(): string | null;
   /** Shows an error page, e.g. `/500?type=api`. */
   showErrorPage(href: string): void;
   /** The token was refused: the session is over. */
@@ -35,6 +44,7 @@ export interface ApiEnvironment {
 let environment: ApiEnvironment = {
   baseUrl: "",
   getAccessToken: () => null,
+  getCustomerKey: () => null,
   showErrorPage: (href) => window.location.assign(href),
   onUnauthorized: () => {},
 };
@@ -99,11 +109,19 @@ function isRawBody(body: unknown): body is Blob | FormData {
   return body instanceof Blob || body instanceof FormData;
 }
 
-/** Performs one call and returns the parsed JSON body (`undefined` for an empty body). */
-export async function apiRequest<T>(path: string, options: ApiRequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { Accept: "application/json" };
+/** The headers every call carries: the bearer token and the customer worked on. */
+function sessionHeaders(): Record<string, string> {
+  const headers: Record<string, string> = {};
   const token = environment.getAccessToken();
   if (token) headers.Authorization = `Bearer ${token}`;
+  const customer = environment.getCustomerKey();
+  if (customer) headers[CUSTOMER_HEADER] = customer;
+  return headers;
+}
+
+/** Performs one call and returns the parsed JSON body (`undefined` for an empty body). */
+export async function apiRequest<T>(path: string, options: ApiRequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: "application/json", ...sessionHeaders() };
   const raw = isRawBody(options.body);
   if (options.body !== undefined && !raw) headers["Content-Type"] = "application/json";
   const handleErrors = options.handleErrors ?? false;
@@ -139,10 +157,9 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions = {
  * call fails. Never leads to an error page: a missing picture is not worth leaving the screen.
  */
 export async function apiBlob(path: string, signal?: AbortSignal): Promise<Blob | null> {
-  const token = environment.getAccessToken();
   try {
     const response = await fetch(urlFor(path, undefined), {
-      headers: token ? { Authorization: `Bearer ${token}` } : {},
+      headers: sessionHeaders(),
       signal: signal ?? null,
     });
     return response.ok ? await response.blob() : null;
