@@ -3,7 +3,7 @@
  * (issue, rotate, revoke, authenticate). Authentication is on the ingest hot path, so verified
  * credentials are cached briefly; rotation and revocation clear the cache at once.
  */
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../kernel/mod.ts";
 import { hashSecret, newSecret, parseCredential, sameHash } from "./credentials.ts";
 import { cells, feeders } from "./schema.ts";
@@ -137,6 +137,29 @@ export class CellsService {
       ...(status.gps_fix ? { gpsFix: status.gps_fix } : {}),
       ...(status.gsm_signal ? { gsmSignal: status.gsm_signal } : {}),
     }).where(eq(cells.id, cellId));
+  }
+
+  /**
+   * Records the device status of many cells in one statement (the ingestion path collects them:
+   * one write per batch would cost more than storing the batch). Fields a status lacks keep
+   * their stored value.
+   */
+  async recordStatuses(
+    entries: readonly { cellId: string; status: DeviceStatus; at: Date }[],
+  ): Promise<void> {
+    if (!entries.length) return;
+    const rows = entries.map(({ cellId, status, at }) =>
+      sql`(${cellId}, ${at.toISOString()}::timestamptz, ${status.firmware ?? null}::text, ${
+        status.gps_fix ?? null
+      }::text, ${status.gsm_signal ?? null}::text)`
+    );
+    await this.db.execute(sql`
+      UPDATE grid.cells AS c SET last_seen = v.at,
+        firmware = coalesce(v.firmware, c.firmware),
+        gps_fix = coalesce(v.gps_fix, c.gps_fix),
+        gsm_signal = coalesce(v.gsm_signal, c.gsm_signal)
+      FROM (VALUES ${sql.join(rows, sql`, `)}) AS v(id, at, firmware, gps_fix, gsm_signal)
+      WHERE c.id = v.id`);
   }
 
   /** The cells of a customer (installed first, then by id). */

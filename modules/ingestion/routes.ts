@@ -1,77 +1,93 @@
 /**
  * POST /ingest/v1/batches: the cell protocol of docs/ingestion-protocol.md. Size and content
- * type are checked before the body is read; the cell credential before it is parsed.
+ * type are checked before the body is read; the cell credential before it is parsed. This is
+ * the hottest route of the product (a utility of 5,000 cells sends 250 batches a second), so it
+ * reads the body in one piece and leaves device-status writes to the StatusRecorder.
  */
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
-import { ingestBatch, type IngestOutcome, type MeasurementStore } from "../../core/mod.ts";
+import { ingestBatch, type MeasurementStore } from "../../core/mod.ts";
 import type { CellsService } from "../grid/mod.ts";
 import { type AppEnv, AppError } from "../../kernel/mod.ts";
+import type { StatusRecorder } from "./status_recorder.ts";
 
 /** Largest accepted batch body. */
 export const MAX_BATCH_BYTES = 4 * 1024 * 1024;
-/**
- * A cell's device status (and its "last seen") is written when it changes, else at most this
- * often: one database write per batch of every cell would cost more than storing the batch.
- */
-export const STATUS_EVERY_MS = 60_000;
 
 export interface IngestionDeps {
-  cells: CellsService;
+  cells: Pick<CellsService, "authenticate" | "recordStatuses">;
   store: MeasurementStore;
   rawLifetimeDays: number;
   now?: () => number;
 }
 
+/** Reads at most MAX_BATCH_BYTES of a request body (413 beyond, before reading it whole). */
+async function readBody(req: Request): Promise<Uint8Array> {
+  const declared = req.headers.get("content-length");
+  if (declared !== null) {
+    if (!/^\d{1,10}$/.test(declared) || Number(declared) > MAX_BATCH_BYTES) {
+      throw new AppError("common.payloadTooLarge");
+    }
+    return new Uint8Array(await req.arrayBuffer());
+  }
+  // Chunked: counted while streaming.
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = req.body?.getReader();
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BATCH_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw new AppError("common.payloadTooLarge");
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return body;
+}
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
 /** Routes mounted at /ingest. */
-export function ingestionRoutes(deps: IngestionDeps): Hono<AppEnv> {
+export function ingestionRoutes(deps: IngestionDeps, statuses: StatusRecorder): Hono<AppEnv> {
   const now = deps.now ?? Date.now;
-  const recorded = new Map<string, { status: string; at: number }>();
-  const recordStatus = async (cellId: string, device: NonNullable<IngestOutcome["device"]>) => {
-    const status = JSON.stringify(device);
-    const at = now();
-    const last = recorded.get(cellId);
-    if (last && last.status === status && at - last.at < STATUS_EVERY_MS) return;
-    await deps.cells.recordStatus(cellId, device);
-    recorded.set(cellId, { status, at });
-  };
-  return new Hono<AppEnv>().post(
-    "/v1/batches",
-    bodyLimit({
-      maxSize: MAX_BATCH_BYTES,
-      onError: () => Promise.reject(new AppError("common.payloadTooLarge")),
-    }),
-    async (c) => {
-      const type = c.req.header("content-type") ?? "";
-      if (!/^application\/json\s*(;|$)/i.test(type)) {
-        throw new AppError("common.unsupportedMediaType");
-      }
-      const match = /^Bearer (\S+)$/i.exec(c.req.header("authorization") ?? "");
-      const cell = match?.[1] ? await deps.cells.authenticate(match[1]) : null;
-      if (!cell) throw new AppError("common.unauthorized");
-      let body: unknown;
-      try {
-        body = await c.req.json();
-      } catch {
-        throw new AppError("common.badRequest", { reason: "json" });
-      }
-      let outcome;
-      try {
-        outcome = await ingestBatch(deps.store, cell, body, {
-          now: now(),
-          rawLifetimeDays: deps.rawLifetimeDays,
-        });
-      } catch (error) {
-        // Nothing of the batch was committed: the cell keeps it and retries.
-        c.get("logger").error("Ingest storage failed", { cellId: cell.cellId, error });
-        throw new AppError("common.serviceUnavailable");
-      }
-      if (outcome.device && outcome.status !== 400) await recordStatus(cell.cellId, outcome.device);
-      const { accepted, duplicates, rejected } = outcome;
-      if (outcome.status === 400) {
-        throw new AppError("common.badRequest", { rejected });
-      }
-      return c.json({ accepted, duplicates, rejected }, outcome.status);
-    },
-  );
+  return new Hono<AppEnv>().post("/v1/batches", async (c) => {
+    const type = c.req.header("content-type") ?? "";
+    if (!/^application\/json\s*(;|$)/i.test(type)) {
+      throw new AppError("common.unsupportedMediaType");
+    }
+    const match = /^Bearer (\S+)$/i.exec(c.req.header("authorization") ?? "");
+    const cell = match?.[1] ? await deps.cells.authenticate(match[1]) : null;
+    if (!cell) throw new AppError("common.unauthorized");
+    const bytes = await readBody(c.req.raw);
+    let body: unknown;
+    try {
+      body = JSON.parse(decoder.decode(bytes));
+    } catch {
+      throw new AppError("common.badRequest", { reason: "json" });
+    }
+    let outcome;
+    try {
+      outcome = await ingestBatch(deps.store, cell, body, {
+        now: now(),
+        rawLifetimeDays: deps.rawLifetimeDays,
+      });
+    } catch (error) {
+      // Nothing of the batch was committed: the cell keeps it and retries.
+      c.get("logger").error("Ingest storage failed", { cellId: cell.cellId, error });
+      throw new AppError("common.serviceUnavailable");
+    }
+    if (outcome.device && outcome.status !== 400) statuses.note(cell.cellId, outcome.device);
+    const { accepted, duplicates, rejected } = outcome;
+    if (outcome.status === 400) {
+      throw new AppError("common.badRequest", { rejected });
+    }
+    return c.json({ accepted, duplicates, rejected }, outcome.status);
+  });
 }
