@@ -145,7 +145,7 @@ export class Journal {
     if (this.#closed) return Promise.reject(new Error("The ingest journal is closed"));
     return new Promise((resolve, reject) => {
       this.#queue.push({ payload, resolve, reject });
-      this.#writing ??= this.#writeQueued().finally(() => this.#writing = null);
+      this.#writing ??= this.#writeQueued();
     });
   }
 
@@ -155,14 +155,19 @@ export class Journal {
   }
 
   async #writeQueued(): Promise<void> {
-    while (this.#queue.length) {
-      const batch = this.#queue.splice(0);
-      try {
-        const ends = await this.#write(batch.map((q) => q.payload));
-        batch.forEach((q, k) => q.resolve(ends[k]!));
-      } catch (error) {
-        for (const q of batch) q.reject(error);
+    try {
+      while (this.#queue.length) {
+        const batch = this.#queue.splice(0);
+        try {
+          const ends = await this.#write(batch.map((q) => q.payload));
+          batch.forEach((q, k) => q.resolve(ends[k]!));
+        } catch (error) {
+          for (const q of batch) q.reject(error);
+        }
       }
+    } finally {
+      // In the same turn as the last look at the queue: an append after it starts a new loop.
+      this.#writing = null;
     }
   }
 

@@ -294,7 +294,12 @@ export class MeasurementStore {
   /** Resolves once every acknowledged group is in DuckDB; rejects while DuckDB cannot write. */
   async flush(): Promise<void> {
     await this.#journal?.idle();
-    while (this.#pending[0]?.end) await this.#startFlush();
+    for (;;) {
+      // A recovery reads memory again and writes what the journal holds: wait for it.
+      if (this.#holdWrites) await this.#recovering?.catch(() => undefined);
+      else if (this.#pending[0]?.end) await this.#startFlush();
+      else return;
+    }
   }
 
   /** Journaled groups not yet in DuckDB and their rows (operations, benchmarks). */
@@ -338,22 +343,28 @@ export class MeasurementStore {
   #recoverIfInvalidated(): Promise<void> {
     if (!this.#invalidated && !this.#stale) return Promise.resolve();
     this.#recovering ??= (async () => {
-      // Nothing may write meanwhile: the journal's records in flight, the running DuckDB write.
-      this.#holdWrites = true;
-      clearTimeout(this.#gather);
-      this.#gather = undefined;
-      await this.#journal?.idle();
-      await this.#flushing?.catch(() => undefined);
-      if (this.#invalidated) await this.#reopen();
-      this.#invalidated = false;
-      this.#stale = false;
-      await this.#load();
-      await this.#replay();
-    })().finally(() => {
-      this.#holdWrites = false;
-      this.#recovering = null;
-    });
+      try {
+        await this.#recover();
+      } finally {
+        this.#holdWrites = false;
+        this.#recovering = null;
+      }
+    })();
     return this.#recovering;
+  }
+
+  async #recover(): Promise<void> {
+    // Nothing may write meanwhile: the journal's records in flight, the running DuckDB write.
+    this.#holdWrites = true;
+    clearTimeout(this.#gather);
+    this.#gather = undefined;
+    await this.#journal?.idle();
+    await this.#flushing?.catch(() => undefined);
+    if (this.#invalidated) await this.#reopen();
+    this.#invalidated = false;
+    this.#stale = false;
+    await this.#load();
+    await this.#replay();
   }
 
   /** The waiting batches of distinct cells, in arrival order, up to MAX_GROUP_ROWS. */
@@ -480,11 +491,16 @@ export class MeasurementStore {
       this.#notify(accepted, previous);
       void this.#journal?.release(end).catch(() => undefined);
     };
-    const flushing = run().finally(() => {
-      this.#flushing = null;
-      this.#lastWrite = performance.now();
-      if (this.#pending.length) this.#gatherThenFlush();
-    });
+    const flushing = (async () => {
+      try {
+        await run();
+      } finally {
+        // In the same turn as the write's end: a caller after it starts the next write.
+        this.#flushing = null;
+        this.#lastWrite = performance.now();
+        if (this.#pending.length) this.#gatherThenFlush();
+      }
+    })();
     this.#flushing = flushing;
     return flushing;
   }
