@@ -166,8 +166,6 @@ export class MeasurementStore {
   #flushing: Promise<void> | null = null;
   /** The next DuckDB write, when gathering. */
   #gather: ReturnType<typeof setTimeout> | undefined;
-  /** When the last DuckDB write of pending groups ended. */
-  #lastWrite = -Infinity;
   #retry: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
 
@@ -401,9 +399,9 @@ export class MeasurementStore {
 
   /**
    * With a journal: the group's record is synced, then the group is answered. A group that finds
-   * the store idle (no DuckDB write for GATHER_MS) starts a write and is answered after it, so
-   * that a lone batch is visible to queries at its answer; under load it is answered at once and
-   * joins the write that gathers behind it.
+   * the store idle (no DuckDB write running or waiting) starts a write and is answered after it,
+   * so that a lone batch is visible to queries at its answer; under load it is answered at once
+   * and joins the write that gathers behind the running one.
    */
   async #journaled(group: readonly Waiting[]): Promise<void> {
     if (this.#pendingRows > MAX_PENDING_ROWS) {
@@ -413,8 +411,8 @@ export class MeasurementStore {
     const answer = () => group.forEach((w, k) => w.resolve(results[k]!));
     const content = accepted.filter((a) => a.rows.length || a.events.length || a.io.length);
     if (!content.length) return answer();
-    const idle = !this.#flushing && !this.#gather &&
-      performance.now() - this.#lastWrite > GATHER_MS;
+    // Idle: nothing written or waiting. Under load, groups keep finding others pending.
+    const idle = !this.#flushing && !this.#gather && !this.#pending.length;
     const pending = this.#enqueue(content, newSeries, null);
     // Not awaited: the next group is prepared while this record is written, and the journal
     // syncs the records that meet in its queue together.
@@ -497,7 +495,6 @@ export class MeasurementStore {
       } finally {
         // In the same turn as the write's end: a caller after it starts the next write.
         this.#flushing = null;
-        this.#lastWrite = performance.now();
         if (this.#pending.length) this.#gatherThenFlush();
       }
     })();
