@@ -141,6 +141,7 @@ export async function startPlatform(
     store,
     rawLifetimeDays: config.rawLifetimeDays,
     logger: logger.child({ module: "ingestion" }),
+    mqtt: config.mqtt,
   });
   // Closed in the reverse order: the core (DuckDB) after every module that reads it.
   const modules: PlatformModule[] = [

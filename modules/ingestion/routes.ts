@@ -5,9 +5,10 @@
  * reads the body in one piece and leaves device-status writes to the StatusRecorder.
  */
 import { Hono } from "hono";
-import { ingestBatch, type MeasurementStore } from "../../core/mod.ts";
+import type { MeasurementStore } from "../../core/mod.ts";
 import type { CellsService } from "../grid/mod.ts";
 import { type AppEnv, AppError } from "../../kernel/mod.ts";
+import { receiveBatch } from "./receive.ts";
 import type { StatusRecorder } from "./status_recorder.ts";
 
 /** Largest accepted batch body. */
@@ -52,11 +53,8 @@ async function readBody(req: Request): Promise<Uint8Array> {
   return body;
 }
 
-const decoder = new TextDecoder("utf-8", { fatal: true });
-
 /** Routes mounted at /ingest. */
 export function ingestionRoutes(deps: IngestionDeps, statuses: StatusRecorder): Hono<AppEnv> {
-  const now = deps.now ?? Date.now;
   return new Hono<AppEnv>().post("/v1/batches", async (c) => {
     const type = c.req.header("content-type") ?? "";
     if (!/^application\/json\s*(;|$)/i.test(type)) {
@@ -65,29 +63,13 @@ export function ingestionRoutes(deps: IngestionDeps, statuses: StatusRecorder): 
     const match = /^Bearer (\S+)$/i.exec(c.req.header("authorization") ?? "");
     const cell = match?.[1] ? await deps.cells.authenticate(match[1]) : null;
     if (!cell) throw new AppError("common.unauthorized");
-    const bytes = await readBody(c.req.raw);
-    let body: unknown;
-    try {
-      body = JSON.parse(decoder.decode(bytes));
-    } catch {
-      throw new AppError("common.badRequest", { reason: "json" });
-    }
-    let outcome;
-    try {
-      outcome = await ingestBatch(deps.store, cell, body, {
-        now: now(),
-        rawLifetimeDays: deps.rawLifetimeDays,
-      });
-    } catch (error) {
-      // Nothing of the batch was committed: the cell keeps it and retries.
-      c.get("logger").error("Ingest storage failed", { cellId: cell.cellId, error });
-      throw new AppError("common.serviceUnavailable");
-    }
-    if (outcome.device && outcome.status !== 400) statuses.note(cell.cellId, outcome.device);
-    const { accepted, duplicates, rejected } = outcome;
-    if (outcome.status === 400) {
-      throw new AppError("common.badRequest", { rejected });
-    }
-    return c.json({ accepted, duplicates, rejected }, outcome.status);
+    const answer = await receiveBatch(
+      deps,
+      statuses,
+      cell,
+      await readBody(c.req.raw),
+      (error) => c.get("logger").error("Ingest storage failed", { cellId: cell.cellId, error }),
+    );
+    return c.json(answer.body, answer.status);
   });
 }
