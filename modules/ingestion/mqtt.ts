@@ -4,7 +4,8 @@
  * MQTT 5 user property `authorization` (`Bearer <credential>`), and read the protocol's answer
  * on their response topic. The platform subscribes through the shared subscription
  * `$share/gridwatch/...`, so several instances split the cells between them, and sends its PUBACK
- * to the broker only once the batch is durably stored or refused for good: a batch that could
+ * to the broker only once the batch is durably stored or refused for good (MQTT_CONNECTIONS
+ * connections work in parallel): a batch that could
  * not be stored (503 over HTTP) stays in flight and is tried again, and the broker's in-flight
  * limit holds the cells back meanwhile; when the platform stops before acknowledging, the
  * broker delivers the batch again (persistent session).
@@ -22,6 +23,13 @@ export const BATCH_TOPIC = "gridwatch/cells/+/batches";
 export const SHARE_GROUP = "gridwatch";
 /** A batch that could not be stored is tried again after this long (it stays in flight). */
 const RETRY_MS = 1_000;
+/**
+ * Subscriber connections per instance, all in the shared group. A connection handles one batch
+ * at a time (PUBACKs go out in the order of the PUBLISHes, MQTT 5 section 4.6, and the client
+ * library waits for each), so the connections are what lets batches meet in the store's group
+ * commit, like concurrent HTTP requests.
+ */
+export const MQTT_CONNECTIONS = 32;
 
 /** MQTT 5 PUBACK reason codes used (a PUBACK ends the QoS 1 flow for the broker either way). */
 const PUBACK = { success: 0, notAuthorized: 0x87, payloadInvalid: 0x99, error: 0x80 } as const;
@@ -67,7 +75,6 @@ export function startMqttIngestion(
 ): MqttIngestion {
   const stats: MqttIngestionStats = { received: 0, stored: 0, refused: 0, retried: 0 };
   let closing = false;
-  let client: MqttClient;
 
   /** The answer and PUBACK reason of one message; null: not stored, try again later. */
   const handle = async (
@@ -100,63 +107,78 @@ export function startMqttIngestion(
     }
   };
 
-  const clientOptions: IClientOptions = {
-    protocolVersion: 5,
-    clientId: options.clientId,
-    clean: false,
-    properties: { sessionExpiryInterval: 7 * 86_400 },
-    reconnectPeriod: 2_000,
-    customHandleAcks: (topic, message, packet, done) => {
-      stats.received++;
-      const props = packet.properties?.userProperties ?? {};
-      const raw = props.authorization;
-      const authorization = Array.isArray(raw) ? raw[0] : raw;
-      const attempt = async (): Promise<void> => {
-        const result = await handle(topic, message, authorization).catch((error) => {
-          deps.logger.error("MQTT batch failed", { topic, error });
-          return null;
-        });
-        if (!result) {
-          if (closing) return; // unacknowledged: the broker delivers it again
-          stats.retried++;
-          setTimeout(() => void attempt(), RETRY_MS);
-          return;
-        }
-        if (result.reason === PUBACK.success) stats.stored++;
-        else stats.refused++;
-        const responseTopic = packet.properties?.responseTopic;
-        if (responseTopic) {
-          client.publish(responseTopic, JSON.stringify(result.answer), {
-            qos: 1,
-            properties: {
-              contentType: "application/json",
-              ...(packet.properties?.correlationData
-                ? { correlationData: packet.properties.correlationData }
-                : {}),
-            },
+  const connect = (clientId: string): { client: MqttClient; ready: Promise<void> } => {
+    const clientOptions: IClientOptions = {
+      protocolVersion: 5,
+      clientId,
+      clean: false,
+      properties: { sessionExpiryInterval: 7 * 86_400 },
+      reconnectPeriod: 2_000,
+      customHandleAcks: (topic, message, packet, done) => {
+        stats.received++;
+        const props = packet.properties?.userProperties ?? {};
+        const raw = props.authorization;
+        const authorization = Array.isArray(raw) ? raw[0] : raw;
+        const attempt = async (): Promise<void> => {
+          const result = await handle(topic, message, authorization).catch((error) => {
+            deps.logger.error("MQTT batch failed", { topic, error });
+            return null;
           });
-        }
-        done(result.reason);
-      };
-      void attempt();
-    },
-  };
-  client = mqtt.connect(options.url, clientOptions);
-  client.on("error", (error) => deps.logger.warn("MQTT connection error", { error }));
-  const ready = new Promise<void>((resolve) => {
-    client.on("connect", () => {
-      client.subscribeAsync(`$share/${SHARE_GROUP}/${BATCH_TOPIC}`, { qos: 1 }).then(() => {
-        deps.logger.info("Subscribed to cell batches over MQTT", { url: options.url });
-        resolve();
-      }, (error) => deps.logger.error("MQTT subscription failed", { error }));
+          if (!result) {
+            if (closing) return; // unacknowledged: the broker delivers it again
+            stats.retried++;
+            setTimeout(() => void attempt(), RETRY_MS);
+            return;
+          }
+          if (result.reason === PUBACK.success) stats.stored++;
+          else stats.refused++;
+          const responseTopic = packet.properties?.responseTopic;
+          if (responseTopic) {
+            client.publish(responseTopic, JSON.stringify(result.answer), {
+              qos: 1,
+              properties: {
+                contentType: "application/json",
+                ...(packet.properties?.correlationData
+                  ? { correlationData: packet.properties.correlationData }
+                  : {}),
+              },
+            });
+          }
+          done(result.reason);
+        };
+        void attempt();
+      },
+    };
+    // Referenced by the handler above, which runs only once connected.
+    const client = mqtt.connect(options.url, clientOptions);
+    client.on("error", (error) => deps.logger.warn("MQTT connection error", { error }));
+    const ready = new Promise<void>((resolve) => {
+      client.on("connect", () => {
+        client.subscribeAsync(`$share/${SHARE_GROUP}/${BATCH_TOPIC}`, { qos: 1 }).then(
+          () => resolve(),
+          (error) => deps.logger.error("MQTT subscription failed", { error }),
+        );
+      });
     });
-  });
+    return { client, ready };
+  };
+  const connections = Array.from(
+    { length: MQTT_CONNECTIONS },
+    (_, k) => connect(`${options.clientId}-${k}`),
+  );
+  const ready = Promise.all(connections.map((c) => c.ready)).then(() =>
+    deps.logger.info("Subscribed to cell batches over MQTT", {
+      url: options.url,
+      connections: MQTT_CONNECTIONS,
+    })
+  );
+
   return {
     stats,
     ready,
     async close() {
       closing = true;
-      await client.endAsync();
+      await Promise.all(connections.map(({ client }) => client.endAsync()));
     },
   };
 }
