@@ -164,6 +164,8 @@ export class MeasurementStore {
   #pendingRows = 0;
   /** The running DuckDB write of pending groups. */
   #flushing: Promise<void> | null = null;
+  /** The last operation queued on the writer connection (see #withWriter). */
+  #writer: Promise<unknown> = Promise.resolve();
   /** The next DuckDB write, when gathering. */
   #gather: ReturnType<typeof setTimeout> | undefined;
   #retry: ReturnType<typeof setTimeout> | undefined;
@@ -295,6 +297,7 @@ export class MeasurementStore {
     for (;;) {
       // A recovery reads memory again and writes what the journal holds: wait for it.
       if (this.#holdWrites) await this.#recovering?.catch(() => undefined);
+      else if (this.#flushing) await this.#flushing;
       else if (this.#pending[0]?.end) await this.#startFlush();
       else return;
     }
@@ -388,7 +391,7 @@ export class MeasurementStore {
   async #direct(group: readonly Waiting[]): Promise<void> {
     const { accepted, newSeries, results } = await this.#prepare(group);
     try {
-      await this.#write(accepted, newSeries, null);
+      await this.#withWriter(() => this.#write(accepted, newSeries, null));
     } catch (error) {
       this.#forget(newSeries);
       throw error;
@@ -473,7 +476,7 @@ export class MeasurementStore {
       const accepted = take.flatMap((g) => g.accepted);
       const end = take.at(-1)!.end!;
       try {
-        await this.#write(accepted, take.flatMap((g) => g.newSeries), end);
+        await this.#withWriter(() => this.#write(accepted, take.flatMap((g) => g.newSeries), end));
       } catch (error) {
         this.#pending.unshift(...take);
         if (isFatal(error)) this.#invalidated = true;
@@ -550,9 +553,16 @@ export class MeasurementStore {
       };
     });
     try {
-      if (this.#pending.length && prepared.some((p) => this.#needsLookup(p))) await this.flush();
-      const existing = await this.#existing(prepared);
-      await this.#dropKnownExtras(prepared);
+      // Every acknowledged group must be in DuckDB before it is searched for these rows.
+      const lookup = prepared.some((p) => this.#needsLookup(p));
+      if (lookup) await this.flush();
+      const search = async () => {
+        await this.#dropKnownExtras(prepared);
+        return lookup ? await this.#existing(prepared) : new Set<string>();
+      };
+      // Without a lookup, only events and I/O states repeated within a batch are dropped: no
+      // query, so no wait for the writer connection.
+      const existing = lookup ? await this.#withWriter(search) : await search();
       const accepted = prepared.map((p): Accepted => {
         const out: Accepted = { cellId: p.cellId, ids: [], rows: [], events: p.events, io: p.io };
         for (let k = 0; k < p.rows.length; k++) {
@@ -584,6 +594,16 @@ export class MeasurementStore {
     }
     const ioMark = this.#ioMarks.get(p.cellId) ?? -Infinity;
     return p.io.some((s) => s.ts <= ioMark);
+  }
+
+  /**
+   * Runs `fn` alone on the writer connection: a lookup never lands inside a DuckDB write of
+   * pending groups (it would miss rows appended but not yet flushed), nor a write in a lookup.
+   */
+  #withWriter<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#writer.then(fn, fn);
+    this.#writer = run.catch(() => undefined);
+    return run;
   }
 
   /** Nothing of a group was stored: the series ids it handed out are free again. */
