@@ -7,7 +7,7 @@
 /** The header naming the customer a super role acts on (kernel/tenant.ts on the server). */
 export const CUSTOMER_HEADER = "X-Customer";
 import { errorPageFor, parseErrorBody } from "./api-errors.ts";
-import type { ApiErrorBody } from "./types.ts";
+import type { ErrorBody as ApiErrorBody } from "../../../kernel/contract.ts";
 
 /** A failed call; `status` is `null` when no response arrived. */
 export class ApiError extends Error {

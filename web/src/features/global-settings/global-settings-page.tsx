@@ -23,7 +23,7 @@ import {
   LV_NOMINAL_VOLTAGES,
   timeZones,
 } from "../../lib/settings-rules.ts";
-import type { Customer } from "../../lib/types.ts";
+import type { CustomerDto as Customer } from "../../../../modules/customers/contract.ts";
 import { useAsync } from "../../lib/use-async.ts";
 import { useErrorText } from "../../lib/use-error-text.ts";
 import { useUnsavedGuard } from "../../lib/use-unsaved-guard.ts";
@@ -432,7 +432,7 @@ function ModulesCard({
     >
       <ul className="grid gap-1.5 sm:grid-cols-2 lg:grid-cols-3">
         {APPLICATIONS.map((app) => {
-          const fixed = DEFAULT_APPLICATIONS.includes(app);
+          const fixed = (DEFAULT_APPLICATIONS as readonly string[]).includes(app);
           return (
             <li key={app}>
               <label className="flex items-center gap-2 text-sm">

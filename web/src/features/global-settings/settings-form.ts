@@ -2,7 +2,9 @@
  * The Global Settings form model: values as typed (strings), keyed by the server's field paths so
  * that client and server errors land on the same field.
  */
-import type { ApiErrorBody, Customer } from "../../lib/types.ts";
+import { serverErrors } from "../../lib/field-errors.ts";
+import type { ErrorBody as ApiErrorBody } from "../../../../kernel/contract.ts";
+import type { CustomerDto as Customer } from "../../../../modules/customers/contract.ts";
 import {
   checkDomains,
   checkEmail,
@@ -178,19 +180,9 @@ export function bodyFromForm(form: SettingsForm, withApplications: boolean) {
   };
 }
 
-/** Field errors of a refused save (`params.issues` of a settings.* error), if any. */
+/** Field errors of a refused save, by the field's path. */
 export function serverFieldErrors(body: ApiErrorBody | null): FieldErrors {
-  const issues = body?.params.issues;
-  if (!Array.isArray(issues)) return {};
-  const errors: FieldErrors = {};
-  for (const issue of issues as { field?: unknown; key?: unknown; params?: unknown }[]) {
-    if (typeof issue.field !== "string" || typeof issue.key !== "string") continue;
-    errors[issue.field] ??= {
-      key: issue.key,
-      ...(issue.params ? { params: issue.params as Record<string, unknown> } : {}),
-    };
-  }
-  return errors;
+  return serverErrors(body, { field: (path) => path }).fields as FieldErrors;
 }
 
 /** True when the form differs from the stored settings. */

@@ -3,6 +3,7 @@ import { Save, Undo2 } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, ApiError } from "../../lib/api.ts";
+import { serverErrors } from "../../lib/field-errors.ts";
 import { formatNumber } from "../../lib/format.ts";
 import { customerAtom, customersAtom, useSession } from "../../lib/session-atoms.ts";
 import {
@@ -87,13 +88,8 @@ function ThresholdsEditor({ path, initial }: { path: string; initial: GridMonito
       setCustomers((list) => list.map(merge));
       setToast({ tone: "success", text: t("saved") });
     } catch (error) {
-      const issues = error instanceof ApiError ? error.body?.params.issues : undefined;
-      if (Array.isArray(issues)) {
-        setErrors(Object.fromEntries(
-          (issues as { field: string; key: string; params?: Record<string, unknown> }[])
-            .map((i) => [i.field, { key: i.key, ...(i.params ? { params: i.params } : {}) }]),
-        ));
-      }
+      const body = error instanceof ApiError ? error.body : null;
+      setErrors(serverErrors(body, { field: (path) => path }).fields as FieldErrors);
       setToast({ tone: "error", text: t("logo.saveFailed") });
     } finally {
       setSaving(false);

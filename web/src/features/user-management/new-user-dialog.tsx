@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../lib/api.ts";
 import { useSession } from "../../lib/session-atoms.ts";
-import type { Customer } from "../../lib/types.ts";
+import type { CustomerDto as Customer } from "../../../../modules/customers/contract.ts";
 import { usePasswordPolicy } from "../../lib/password-policy.ts";
 import { reachableStartPages } from "../../lib/user-rules.ts";
 import { Button } from "../../ui/button.tsx";
@@ -34,14 +34,16 @@ export function NewUserDialog({
   const { t } = useTranslation("users");
   const checkPassword = usePasswordPolicy();
   const { claims, config } = useSession();
-  const [draft, setDraft] = useState<UserDraft>(() => emptyDraft(customer.default_language));
+  const [draft, setDraft] = useState<UserDraft>(() =>
+    emptyDraft(customer.default_language ?? "en")
+  );
   const [errors, setErrors] = useState<UserFormErrors>({});
   const [busy, setBusy] = useState(false);
   const [tried, setTried] = useState(false);
 
   useEffect(() => {
     if (!open) return;
-    setDraft(emptyDraft(customer.default_language));
+    setDraft(emptyDraft(customer.default_language ?? "en"));
     setErrors({});
     setTried(false);
   }, [open, customer.default_language]);

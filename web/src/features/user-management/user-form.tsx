@@ -1,7 +1,8 @@
 import { useTranslation } from "react-i18next";
 import type { AccessContext } from "../../lib/access.ts";
 import type { AppConfig } from "../../lib/config.ts";
-import type { Customer, Role } from "../../lib/types.ts";
+import type { CustomerDto as Customer } from "../../../../modules/customers/contract.ts";
+import type { Role } from "../../../../modules/users/contract.ts";
 import {
   type AppRole,
   appRoleOf,

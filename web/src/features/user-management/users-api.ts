@@ -1,6 +1,6 @@
 /** The user-management calls (docs/contracts.md, "User calls") and the form's draft. */
 import { api } from "../../lib/api.ts";
-import type { CurrentUser, Role } from "../../lib/types.ts";
+import type { CurrentUserDto as CurrentUser, Role } from "../../../../modules/users/contract.ts";
 
 /** A user as the management calls return it. */
 export interface ManagedUser extends CurrentUser {

@@ -11,7 +11,7 @@ import {
   withChannel,
 } from "../../lib/notification-settings.ts";
 import { currentUserAtom, useSession } from "../../lib/session-atoms.ts";
-import type { CurrentUser } from "../../lib/types.ts";
+import type { CurrentUserDto as CurrentUser } from "../../../../modules/users/contract.ts";
 import { useErrorText } from "../../lib/use-error-text.ts";
 import { Button } from "../../ui/button.tsx";
 import { Switch } from "../../ui/switch.tsx";

@@ -10,7 +10,7 @@ import { toUiLanguage } from "../../lib/language.ts";
 import { type ModuleId, MODULES } from "../../lib/modules.ts";
 import { PASSWORD_CODE_KEYS, usePasswordPolicy } from "../../lib/password-policy.ts";
 import { currentUserAtom, useAccessContext, useSession } from "../../lib/session-atoms.ts";
-import type { CurrentUser } from "../../lib/types.ts";
+import type { CurrentUserDto as CurrentUser } from "../../../../modules/users/contract.ts";
 import { isValidPhone, nameError, reachableStartPages } from "../../lib/user-rules.ts";
 import { useErrorText } from "../../lib/use-error-text.ts";
 import { Button } from "../../ui/button.tsx";
