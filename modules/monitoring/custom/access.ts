@@ -1,6 +1,6 @@
 /** Who calls custom monitoring, which customers they see, and the per-customer write lock. */
 import { sql } from "drizzle-orm";
-import type { Db } from "../../kernel/mod.ts";
+import type { Db } from "../../../kernel/mod.ts";
 
 /** The caller of a custom monitoring action, resolved from the access token. */
 export interface Caller {

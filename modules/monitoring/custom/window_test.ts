@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import type { RawSeries } from "../../core/mod.ts";
-import type { MonitoredNode } from "./custom_nodes.ts";
-import type { RequestDto } from "./custom_requests.ts";
-import { MAX_WINDOW_MS, requestValues, requestWindow } from "./custom_window.ts";
+import type { RawSeries } from "../../../core/mod.ts";
+import type { MonitoredNode } from "./nodes.ts";
+import type { RequestDto } from "./requests.ts";
+import { MAX_WINDOW_MS, requestValues, requestWindow } from "./window.ts";
 
 const T0 = Date.parse("2026-11-22T10:00:00Z");
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -6,14 +6,19 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { currentSteps, LatestValues, type RawSeries, VALUE_INTERVAL_MS } from "../../core/mod.ts";
-import { createLogger, EventBus } from "../../kernel/mod.ts";
-import type { MonitoredNode, NodeLookup } from "./custom_nodes.ts";
-import type { RequestService } from "./custom_requests.ts";
-import type { TriggerRow } from "./custom_schema.ts";
-import type { TriggerService } from "./custom_triggers.ts";
-import { FRESH_MS, TriggerWatcher } from "./custom_watcher.ts";
-import type { CustomTriggerFired } from "./events.ts";
+import {
+  currentSteps,
+  LatestValues,
+  type RawSeries,
+  VALUE_INTERVAL_MS,
+} from "../../../core/mod.ts";
+import { createLogger, EventBus } from "../../../kernel/mod.ts";
+import type { MonitoredNode, NodeLookup } from "./nodes.ts";
+import type { RequestService } from "./requests.ts";
+import type { TriggerRow } from "./schema.ts";
+import type { TriggerService } from "./triggers.ts";
+import { FRESH_MS, TriggerWatcher } from "./watcher.ts";
+import type { CustomTriggerFired } from "../events.ts";
 
 const T0 = Date.parse("2026-11-22T10:00:00Z");
 const NODES: MonitoredNode[] = [0, 1, 2].map((k) => ({

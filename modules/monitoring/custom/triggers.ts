@@ -3,32 +3,14 @@
  * node without an enabled trigger of its own. At most one enabled trigger per scope (330).
  */
 import { and, asc, eq, isNull, ne, type SQL } from "drizzle-orm";
-import { checkTriggerEnable, isAllowedDuration } from "../../core/mod.ts";
-import { AppError, type Db } from "../../kernel/mod.ts";
-import { type Caller, lockCustomer, sees, type Tx } from "./custom_access.ts";
-import type { RequestService } from "./custom_requests.ts";
-import { customTriggers, type TriggerRow } from "./custom_schema.ts";
+import { checkTriggerEnable } from "../../../core/mod.ts";
+import { AppError, type Db, validationError } from "../../../kernel/mod.ts";
+import { isAllowedDuration, type TriggerDto } from "../contract.ts";
+import { type Caller, lockCustomer, sees, type Tx } from "./access.ts";
+import type { RequestService } from "./requests.ts";
+import { customTriggers, type TriggerRow } from "./schema.ts";
 
-/** A trigger as the API shows it. */
-export interface TriggerDto {
-  id: string;
-  /** null: customer-wide. */
-  node_id: string | null;
-  delta_lv_a: number;
-  delta_mv_a: number;
-  duration_min: number;
-  enabled: boolean;
-  created_by: string;
-  created_at: string;
-  updated_at: string;
-  /** The latest fire: STARTED with its request, or FAILURE with the code that refused it. */
-  last_fire: {
-    at: string;
-    status: "STARTED" | "FAILURE";
-    code: number | null;
-    request_id: string | null;
-  } | null;
-}
+export type { TriggerDto };
 
 /** Settings of a trigger (both deltas are required, spec 5). */
 export interface TriggerSettings {
@@ -175,9 +157,7 @@ export class TriggerService {
 
 function checkDuration(minutes: number): void {
   if (!isAllowedDuration("AUTOMATIC", minutes)) {
-    throw new AppError("common.validation", {
-      issues: [{ path: "duration_min", message: "Not an automatic duration" }],
-    });
+    throw validationError([{ path: "duration_min", key: "validation.invalidChoice", params: {} }]);
   }
 }
 

@@ -19,13 +19,13 @@ import {
   type LatestValues,
   type RawSeries,
   VALUE_INTERVAL_MS,
-} from "../../core/mod.ts";
-import type { EventBus, Logger } from "../../kernel/mod.ts";
-import type { MonitoredFeeder, MonitoredNode, NodeLookup } from "./custom_nodes.ts";
-import type { FireResult, RequestService } from "./custom_requests.ts";
-import type { TriggerRow } from "./custom_schema.ts";
-import type { TriggerService } from "./custom_triggers.ts";
-import "./events.ts";
+} from "../../../core/mod.ts";
+import type { EventBus, Logger } from "../../../kernel/mod.ts";
+import type { MonitoredFeeder, MonitoredNode, NodeLookup } from "./nodes.ts";
+import type { FireResult, RequestService } from "./requests.ts";
+import type { TriggerRow } from "./schema.ts";
+import type { TriggerService } from "./triggers.ts";
+import "../events.ts";
 
 /** A step is live only when its later value is at most this old. */
 export const FRESH_MS = 10 * 60_000;

@@ -2,36 +2,14 @@
  * The full-resolution values of a request's window: the 20-s voltage and current of each feeder
  * and phase of the node (or of the one feeder asked for), read from the time-series store.
  */
-import type { RawSeries } from "../../core/mod.ts";
-import type { MonitoredNode } from "./custom_nodes.ts";
-import type { RequestDto } from "./custom_requests.ts";
+import type { RawSeries } from "../../../core/mod.ts";
+import type { MonitoredNode } from "./nodes.ts";
+import { PHASES, type RequestDto, type RequestValuesDto } from "../contract.ts";
 
 /** At most this much of a window is answered at once: the longest finite duration, 1440 min. */
 export const MAX_WINDOW_MS = 1440 * 60_000;
-const PHASES = ["L1", "L2", "L3", "N"] as const;
 
-/** The answer of GET /evm/custom-monitoring/requests/{id}/values. */
-export interface RequestValuesDto {
-  request_id: string;
-  node_id: string;
-  /** The window answered, [from, to). */
-  from: string;
-  to: string;
-  interval_s: number;
-  feeders: {
-    id: string;
-    slot: number;
-    name: string;
-    level: "LV" | "MV";
-    /** Columnar per phase; `t` in epoch ms. N carries current only and appears when reported. */
-    phases: {
-      phase: (typeof PHASES)[number];
-      t: number[];
-      u: (number | null)[];
-      i: (number | null)[];
-    }[];
-  }[];
-}
+export type { RequestValuesDto };
 
 export interface WindowDeps {
   seriesId(cellId: string, feeder: number, phase: number): number | undefined;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { LatestValues, type RawSeries } from "../../core/mod.ts";
+import { LatestValues, type RawSeries } from "../../../core/mod.ts";
 import {
   AppError,
   createLogger,
@@ -7,13 +7,13 @@ import {
   EventBus,
   migrate,
   openDatabase,
-} from "../../kernel/mod.ts";
-import type { Caller } from "./custom_access.ts";
-import type { MonitoredNode, NodeLookup } from "./custom_nodes.ts";
-import { RequestService } from "./custom_requests.ts";
-import { TriggerService } from "./custom_triggers.ts";
-import { TriggerWatcher } from "./custom_watcher.ts";
-import type { CustomTriggerFired } from "./events.ts";
+} from "../../../kernel/mod.ts";
+import type { Caller } from "./access.ts";
+import type { MonitoredNode, NodeLookup } from "./nodes.ts";
+import { RequestService } from "./requests.ts";
+import { TriggerService } from "./triggers.ts";
+import { TriggerWatcher } from "./watcher.ts";
+import type { CustomTriggerFired } from "../events.ts";
 
 const T0 = Date.parse("2026-11-30T23:50:00Z");
 const CUSTOMER = "cust-1";

@@ -9,41 +9,18 @@ import {
   type CustomMonitoringLimits,
   DEFAULT_CUSTOM_LIMITS,
   endOf,
-  isAllowedDuration,
   isRunning,
   monthStart,
   type RunningRequest,
   triggerOutcome,
-} from "../../core/mod.ts";
-import { AppError, type Db } from "../../kernel/mod.ts";
-import { type Caller, lockCustomer, sees, type Tx, visibleCustomerKeys } from "./custom_access.ts";
-import type { MonitoredNode, NodeLookup } from "./custom_nodes.ts";
-import {
-  customRequests,
-  customTriggers,
-  type RequestRow,
-  type TriggerRow,
-} from "./custom_schema.ts";
+} from "../../../core/mod.ts";
+import { AppError, type Db, validationError } from "../../../kernel/mod.ts";
+import { isAllowedDuration, type RequestDto, type RequestStatus } from "../contract.ts";
+import { type Caller, lockCustomer, sees, type Tx, visibleCustomerKeys } from "./access.ts";
+import type { MonitoredNode, NodeLookup } from "./nodes.ts";
+import { customRequests, customTriggers, type RequestRow, type TriggerRow } from "./schema.ts";
 
-export type RequestStatus = "RUNNING" | "STOPPED" | "FINISHED";
-
-/** A request as the API shows it. */
-export interface RequestDto {
-  id: string;
-  node_id: string;
-  feeder_id: string | null;
-  cell_id: string;
-  kind: "MANUAL" | "AUTOMATIC";
-  trigger_id: string | null;
-  /** null: runs until stopped. */
-  duration_min: number | null;
-  started_at: string;
-  ends_at: string | null;
-  stopped_at: string | null;
-  status: RequestStatus;
-  created_by: string;
-  created_at: string;
-}
+export type { RequestDto, RequestStatus };
 
 /** A manual start. */
 export interface StartInput {
@@ -155,9 +132,11 @@ export class RequestService {
       throw new AppError("common.forbidden", { reason: "infiniteRequest" });
     }
     if (input.durationMin !== null && !isAllowedDuration("MANUAL", input.durationMin)) {
-      throw new AppError("common.validation", {
-        issues: [{ path: "duration_min", message: "Not a manual duration" }],
-      });
+      throw validationError([{
+        path: "duration_min",
+        key: "validation.invalidChoice",
+        params: {},
+      }]);
     }
     const node = await this.node(caller, input.nodeId);
     if (input.feederId !== null && !node.feeders.some((f) => f.id === input.feederId)) {

@@ -9,16 +9,16 @@ import {
   type MeasurementStore,
   readNodeValues,
   readRawValues,
-} from "../../core/mod.ts";
-import type { CellsService } from "../grid/mod.ts";
-import type { Db, EventBus, Logger } from "../../kernel/mod.ts";
-import type { Caller } from "./custom_access.ts";
-import { NodeDirectory, type NodeLookup } from "./custom_nodes.ts";
-import type { NodeHistory } from "./node_detail.ts";
-import { RequestService } from "./custom_requests.ts";
-import { TriggerService } from "./custom_triggers.ts";
-import { TriggerWatcher } from "./custom_watcher.ts";
-import { requestValues, type RequestValuesDto, requestWindow } from "./custom_window.ts";
+} from "../../../core/mod.ts";
+import type { CellsService } from "../../grid/mod.ts";
+import type { Db, EventBus, Logger } from "../../../kernel/mod.ts";
+import type { Caller } from "./access.ts";
+import { NodeDirectory, type NodeLookup } from "./nodes.ts";
+import type { NodeHistory } from "../node_detail.ts";
+import { RequestService } from "./requests.ts";
+import { TriggerService } from "./triggers.ts";
+import { TriggerWatcher } from "./watcher.ts";
+import { requestValues, type RequestValuesDto, requestWindow } from "./window.ts";
 
 /** What custom monitoring needs from the composition root. */
 export interface CustomMonitoringDeps {
