@@ -12,7 +12,9 @@ import type { FullGridStatusDto } from "../../modules/monitoring/mod.ts";
 import { databaseKinds, startTestPlatform } from "../helpers/platform.ts";
 
 type NodeDto =
-  FullGridStatusDto["station_groups"][number]["mv_feeder_groups"][number]["lv_groups"][number]["nodes"][
+  FullGridStatusDto["station_groups"][number]["mv_feeder_groups"][number]["lv_groups"][number][
+    "nodes"
+  ][
     number
   ];
 const nodesOf = (s: FullGridStatusDto): NodeDto[] =>

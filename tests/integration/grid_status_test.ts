@@ -10,7 +10,9 @@ import type { FullGridStatusDto, NodeStateChanged } from "../../modules/monitori
 import { startTestPlatform, type TestPlatform } from "../helpers/platform.ts";
 
 type NodeDto =
-  FullGridStatusDto["station_groups"][number]["mv_feeder_groups"][number]["lv_groups"][number]["nodes"][
+  FullGridStatusDto["station_groups"][number]["mv_feeder_groups"][number]["lv_groups"][number][
+    "nodes"
+  ][
     number
   ];
 
