@@ -113,13 +113,13 @@ export function createJwtVerifier(opts: {
 
 /** Middleware: requires a valid bearer token and stores the principal in the context. */
 export function requireAuth(verifier: TokenVerifier): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  return withDoc<MiddlewareHandler<AppEnv>>(async (c, next) => {
     const header = c.req.header("authorization") ?? "";
     const match = /^Bearer ([A-Za-z0-9._~+/=-]+)$/i.exec(header);
     if (!match?.[1]) throw new AppError("common.unauthorized", { reason: "missing" });
     c.set("principal", await verifier.verify(match[1]));
     await next();
-  };
+  }, { auth: true });
 }
 
 /** Middleware: requires some role for `key` (or the admin role when `admin` is set). */

@@ -11,6 +11,8 @@ import { z } from "zod";
 /** What a piece of middleware tells about its route. */
 export interface RouteDocPart {
   summary?: string;
+  /** A bearer token is required (requireAuth); routes without it answer anyone. */
+  auth?: boolean;
   /** The module key the caller must hold (requireApp), and whether as admin. */
   access?: { key: string; admin: boolean };
   query?: z.ZodType;
@@ -160,6 +162,7 @@ function operation(route: ApiRoute, components: Json): Json {
     tags: [route.path.split("/")[1] ?? ""],
   };
   if (route.summary) op.summary = route.summary;
+  if (!route.auth) op.security = [];
   if (route.access) {
     op["x-access"] = route.access.admin ? `${route.access.key}:admin` : route.access.key;
   }

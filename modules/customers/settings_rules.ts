@@ -143,7 +143,8 @@ export const warningThresholds = z.object({
 export type WarningThresholds = z.output<typeof warningThresholds>;
 
 /** `PUT /csm/customers/{cid}/grid-monitoring-settings`. */
-export const thresholdsInput = z.object({ warning_thresholds: warningThresholds });
+export const thresholdsInput = z.object({ warning_thresholds: warningThresholds })
+  .meta({ id: "ThresholdsInput" });
 export type ThresholdsInput = z.output<typeof thresholdsInput>;
 
 /** A text field with one more rule on its non-empty value. */
@@ -233,5 +234,5 @@ export const settingsInput = z.object({
   if (v.default_language && !(v.available_languages ?? []).includes(v.default_language)) {
     fail(ctx, "settings.defaultLanguageNotAvailable", undefined, ["default_language"]);
   }
-}, { when: clean("default_language") });
+}, { when: clean("default_language") }).meta({ id: "SettingsInput" });
 export type SettingsInput = z.output<typeof settingsInput>;

@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ingestBatch, type IngestOutcome, type MeasurementStore } from "../../core/mod.ts";
 import type { CellsService } from "../grid/mod.ts";
-import { type AppEnv, AppError } from "../../kernel/mod.ts";
+import { type AppEnv, AppError, doc } from "../../kernel/mod.ts";
 
 /** Largest accepted batch body. */
 export const MAX_BATCH_BYTES = 4 * 1024 * 1024;
@@ -37,6 +37,10 @@ export function ingestionRoutes(deps: IngestionDeps): Hono<AppEnv> {
   };
   return new Hono<AppEnv>().post(
     "/v1/batches",
+    doc({
+      summary: "A cell's batch (its own bearer credential; docs/ingestion-protocol.md): " +
+        "200 or 207 after the durable write",
+    }),
     bodyLimit({
       maxSize: MAX_BATCH_BYTES,
       onError: () => Promise.reject(new AppError("common.payloadTooLarge")),

@@ -306,7 +306,7 @@ export const startRequestInput = z.strictObject({
   node_id: id,
   feeder_id: id.nullable().optional(),
   duration_min: manualDuration.nullable(),
-});
+}).meta({ id: "StartRequestInput" });
 export type StartRequestInput = z.output<typeof startRequestInput>;
 export const requestValuesQuery = z.strictObject({
   from: z.iso.datetime({ offset: true }).optional(),
@@ -323,8 +323,9 @@ export const triggerCreateInput = z.strictObject({
   node_id: id.nullable(),
   ...triggerFields,
   enabled: z.boolean().optional(),
-});
+}).meta({ id: "TriggerCreateInput" });
 export type TriggerCreateInput = z.output<typeof triggerCreateInput>;
 /** `PUT /evm/custom-monitoring/triggers/{id}`. */
-export const triggerUpdateInput = z.strictObject({ ...triggerFields, enabled: z.boolean() });
+export const triggerUpdateInput = z.strictObject({ ...triggerFields, enabled: z.boolean() })
+  .meta({ id: "TriggerUpdateInput" });
 export type TriggerUpdateInput = z.output<typeof triggerUpdateInput>;

@@ -87,7 +87,7 @@ export const newUserInput = z.strictObject({
   customer_key: z.string().max(64).optional(),
   password,
   password_confirmation: confirmation,
-});
+}).meta({ id: "NewUserInput" });
 export type NewUserInput = z.output<typeof newUserInput>;
 
 /** `PUT /usm/users/{cid}/{id}`: the editable fields, and a new password when typed. */
@@ -95,7 +95,7 @@ export const userUpdateInput = z.strictObject({
   ...userFields,
   password: password.optional(),
   password_confirmation: confirmation,
-});
+}).meta({ id: "UserUpdateInput" });
 export type UserUpdateInput = z.output<typeof userUpdateInput>;
 
 /** `GET /usm/users`: one page of a customer's users, searched by name or e-mail. */
@@ -125,7 +125,8 @@ export const profilePatch = z.strictObject({
   language: z.enum(UI_LANGUAGES).optional(),
   start_page: startPage.optional(),
   notification: notificationSettings.optional(),
-}).refine((patch) => Object.keys(patch).length > 0, "validation.required");
+}).refine((patch) => Object.keys(patch).length > 0, "validation.required")
+  .meta({ id: "ProfilePatch" });
 export type ProfilePatch = z.output<typeof profilePatch>;
 
 /** `POST /usm/users/current/{id}/password`. */
@@ -133,7 +134,7 @@ export const passwordChange = z.strictObject({
   current_password: z.string().min(1, "validation.required").max(PASSWORD_MAX_LENGTH),
   password,
   password_confirmation: confirmation,
-});
+}).meta({ id: "PasswordChange" });
 export type PasswordChange = z.output<typeof passwordChange>;
 
 /** The current user as `GET /usm/users/current/{id}` answers it. */
