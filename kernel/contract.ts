@@ -25,3 +25,21 @@ export interface FieldIssue {
 
 /** The header with which a super role names the customer it acts on (kernel/tenant.ts). */
 export const CUSTOMER_HEADER = "X-Customer";
+
+/** The public configuration of the web app: `GET /config.json` (no token). */
+export interface WebConfig {
+  appName: string;
+  version: string;
+  vendorUrl: string;
+  /** The OpenID provider the web app logs in with (code flow with PKCE). */
+  oidc: { authority: string; clientId: string; scope: string };
+  defaultStartPage: string;
+  defaultStartPageKey: string;
+  /** Module keys every signed-in user may open (spec 6). */
+  appsOpenToAll: string[];
+  helpBaseUrl: string;
+  /** Minutes without input before the session dialog shows (0 disables). */
+  sessionInactivityMinutes: number;
+  /** Base URL of the REST calls; absent: the same origin. */
+  apiBaseUrl?: string;
+}

@@ -40,6 +40,7 @@ export {
   validate,
 } from "./http.ts";
 export { fieldIssues } from "./field_issues.ts";
+export type { WebConfig } from "./contract.ts";
 export {
   type ApiRoute,
   doc,

@@ -64,6 +64,10 @@ export default defineConfig({
     sourcemap: true,
     chunkSizeWarningLimit: 400,
     rolldownOptions: {
+      // The contracts (modules/*/contract.ts) build zod schemas at the top level; the screens
+      // that only read their constants or types need none of them. Calls on `z` have no side
+      // effect but registering an id for the OpenAPI document, which the browser never reads.
+      treeshake: { manualPureFunctions: ["z"] },
       output: {
         codeSplitting: {
           groups: VENDOR_GROUPS.map((group) => ({ ...group, priority: 10 })),

@@ -11,6 +11,9 @@ export const voltageSearch = z.looseObject({
   voltage: z.catch(z.optional(z.enum(["lv", "mv"])), undefined),
 });
 
+/** An optional text parameter; anything else parses as missing. */
+export const searchText = z.catch(z.optional(z.string()), undefined);
+
 /** `?type=api` of the error pages. */
 export const errorPageSearch = z.object({
   type: z.catch(z.optional(z.enum(["api"])), undefined),

@@ -4,7 +4,7 @@
  */
 import { serverErrors } from "../../lib/field-errors.ts";
 import type { ErrorBody as ApiErrorBody } from "../../../../kernel/contract.ts";
-import type { CustomerDto as Customer } from "../../../../modules/customers/contract.ts";
+import type { CustomerSettingsDto as CustomerSettings } from "../../../../modules/customers/contract.ts";
 import {
   checkDomains,
   checkEmail,
@@ -19,19 +19,7 @@ import {
 } from "../../lib/settings-rules.ts";
 
 /** The settings as `GET /csm/customers/{cid}/settings` answers them. */
-export interface CustomerSettings extends Customer {
-  street: string | null;
-  postcode: string | null;
-  city: string | null;
-  technical_contact: { name: string | null; email: string | null; phone: string | null };
-  warning_thresholds: {
-    overvoltage_pct: number;
-    undervoltage_pct: number;
-    overcurrent_pct: number;
-  };
-  logo: { content_type: string; width: number; height: number; size: number } | null;
-  updated_at: string | null;
-}
+export type { CustomerSettings };
 
 export const TEXT_FIELDS = [
   "name",
