@@ -21,6 +21,7 @@ export function Notice({
   icon,
   code,
   action,
+  role,
   className,
   children,
   ...rest
@@ -30,6 +31,8 @@ export function Notice({
   icon?: ReactNode;
   code?: number | undefined;
   action?: ReactNode;
+  /** Overrides the tone's live role (a warning that only informs is a status). */
+  role?: "alert" | "status";
   className?: string;
   children: ReactNode;
   "data-testid"?: string;
@@ -38,7 +41,7 @@ export function Notice({
   const look = PANEL_TONE[tone];
   return (
     <div
-      role={liveRole(tone)}
+      role={role ?? liveRole(tone)}
       className={cn(
         "flex flex-wrap items-center gap-x-2 gap-y-1 rounded-md border px-3 py-2 text-sm text-foreground",
         look.panel,

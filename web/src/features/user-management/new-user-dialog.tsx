@@ -4,6 +4,7 @@ import { ApiError } from "../../lib/api.ts";
 import { useSession } from "../../lib/session-atoms.ts";
 import type { CustomerDto as Customer } from "../../../../modules/customers/contract.ts";
 import { usePasswordPolicy } from "../../lib/password-policy.ts";
+import { useAction } from "../../lib/use-action.ts";
 import { reachableStartPages } from "../../lib/user-rules.ts";
 import { Button } from "../../ui/button.tsx";
 import {
@@ -38,7 +39,6 @@ export function NewUserDialog({
     emptyDraft(customer.default_language ?? "en")
   );
   const [errors, setErrors] = useState<UserFormErrors>({});
-  const [busy, setBusy] = useState(false);
   const [tried, setTried] = useState(false);
 
   useEffect(() => {
@@ -59,19 +59,19 @@ export function NewUserDialog({
     setDraft(next);
     if (tried) setErrors(check(next));
   };
-  const submit = async () => {
-    setTried(true);
-    const found = check(draft);
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    setBusy(true);
+  const creation = useAction(async () => {
     try {
       onCreated(await usersApi.create(customer.key, draft));
     } catch (error) {
       setErrors(errorsFromServer(error instanceof ApiError ? error.body : null));
-    } finally {
-      setBusy(false);
     }
+  });
+  const busy = creation.busy;
+  const submit = async () => {
+    setTried(true);
+    const found = check(draft);
+    setErrors(found);
+    if (!Object.keys(found).length) await creation.run();
   };
 
   return (
