@@ -3,7 +3,7 @@
  * (modules/customers/settings_rules.ts, pure), the message keys the same (`errors:settings.*`),
  * so a form refuses what the server would refuse, with the same translated text.
  */
-import { isValidPhoneNumber } from "libphonenumber-js";
+import { type CountryCode, isValidPhoneNumber } from "libphonenumber-js";
 import type { FieldMessage } from "./field-errors.ts";
 
 export {
@@ -89,7 +89,10 @@ export function checkEmail(value: string): FieldError | null {
 export function checkPhone(value: string, country: string): FieldError | null {
   const text = value.trim();
   if (!text) return null;
-  const valid = isValidPhoneNumber(text, /^[A-Z]{2}$/.test(country) ? country as never : undefined);
+  const valid = isValidPhoneNumber(
+    text,
+    /^[A-Z]{2}$/.test(country) ? country as CountryCode : undefined,
+  );
   return checkText(text) ?? (valid ? null : { key: "settings.invalidPhone" });
 }
 

@@ -3,7 +3,7 @@
  * enforces the same): module access per app, who may grant what, reachable start pages, and
  * the field checks of names, e-mails and phone numbers.
  */
-import { isValidPhoneNumber } from "libphonenumber-js";
+import { type CountryCode, isValidPhoneNumber } from "libphonenumber-js";
 import { type AccessContext, denialReason, holdsKey, isAdminOf } from "./access.ts";
 import { type ModuleId, MODULES } from "./modules.ts";
 import {
@@ -122,7 +122,7 @@ export function isValidEmail(email: string): boolean {
 /** True when the phone is empty or a valid number (national ones read with the country). */
 export function isValidPhone(phone: string, country: string | undefined): boolean {
   if (!phone.trim()) return true;
-  const region = country && /^[A-Z]{2}$/.test(country) ? country as never : undefined;
+  const region = country && /^[A-Z]{2}$/.test(country) ? country as CountryCode : undefined;
   try {
     return isValidPhoneNumber(phone.trim(), region);
   } catch {

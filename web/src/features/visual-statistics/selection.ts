@@ -50,18 +50,18 @@ export interface CompareSelection {
 }
 
 /** The URL search parameters of both screens (plain strings, so links stay readable). */
-export interface SelectionSearch {
+export type SelectionSearch = {
   feeders?: string | undefined;
   parameters?: string | undefined;
   parameter?: string | undefined;
   chart?: string | undefined;
   phase?: string | undefined;
   /** `true` (the router writes booleans as JSON: `minmax=true`). */
-  minmax?: boolean | string | undefined;
+  minmax?: boolean | undefined;
   range?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
-}
+};
 
 const one = <T extends string>(list: readonly T[], value: unknown): T | undefined =>
   typeof value === "string" && (list as readonly string[]).includes(value) ? value as T : undefined;
@@ -96,7 +96,7 @@ export function statisticsFromSearch(search: SelectionSearch): StatisticsSelecti
     ),
     chart: one(CHART_TYPES, search.chart) ?? "time",
     phase: one(PHASE_CHOICES, search.phase) ?? "all",
-    minMax: search.minmax === true || search.minmax === "true",
+    minMax: search.minmax === true,
     period: periodFromSearch(search),
   };
 }

@@ -10,7 +10,7 @@ import { useErrorText } from "../../lib/use-error-text.ts";
 import { cn } from "../../ui/cn.ts";
 import { LoadError } from "../../ui/loader.tsx";
 
-export function Notice({
+export function ChartNotice({
   title,
   description,
   code,
@@ -70,7 +70,9 @@ export function LoadProblem(
     );
   }
   const { text, code } = errorText(error);
-  return <Notice tone="warning" title={text} code={code} {...(className ? { className } : {})} />;
+  return (
+    <ChartNotice tone="warning" title={text} code={code} {...(className ? { className } : {})} />
+  );
 }
 
 /** A control with its small label above it. */
