@@ -167,7 +167,10 @@ test.describe("grid monitoring", () => {
   test("a manual custom monitoring of 1 minute starts and stops", async ({ page }) => {
     await openGrid(page);
     await rowsOf(page).first().click();
-    const custom = page.getByTestId("node-panel").getByTestId("custom-monitoring");
+    // The history above the section loads first: the panel's layout settles with it.
+    const panel = page.getByTestId("node-panel");
+    await expect(panel.getByRole("figure").first()).toBeVisible({ timeout: 30_000 });
+    const custom = panel.getByTestId("custom-monitoring");
     await custom.getByRole("combobox", { name: "Duration" }).click();
     await page.getByRole("option", { name: "1 min", exact: true }).click();
     await custom.getByRole("button", { name: "Start now" }).click();

@@ -4,7 +4,7 @@
  * new user logs in through the real login page and lands on that start page, and a profile
  * change stays after a reload. Screenshots go to /tmp/users/.
  */
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { type Account, ACCOUNTS, login, shot } from "./helpers.ts";
 
 const NEW_USER = {
