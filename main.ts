@@ -7,7 +7,7 @@ import { customersModule } from "./modules/customers/mod.ts";
 import { seedDemo, startDemoSimulation, startFieldCellPolling } from "./modules/demo/mod.ts";
 import { type CellsService, gridModule } from "./modules/grid/mod.ts";
 import { createIdentity } from "./modules/identity/mod.ts";
-import { ingestionModule } from "./modules/ingestion/mod.ts";
+import { type IngestionModule, ingestionModule } from "./modules/ingestion/mod.ts";
 import { type IoMonitoringModule, ioMonitoringModule } from "./modules/io_monitoring/mod.ts";
 import { type NotificationCentre, notificationsModule } from "./modules/notifications/mod.ts";
 import { statisticsModule } from "./modules/statistics/mod.ts";
@@ -62,6 +62,8 @@ export interface Platform {
     notifications: NotificationCentre;
     /** IO monitoring (tests drive its state-change watcher). */
     ioMonitoring: IoMonitoringModule;
+    /** The cell protocol (tests flush the device statuses it collects). */
+    ingestion: IngestionModule;
   };
   close(): Promise<void>;
 }
@@ -135,6 +137,13 @@ export async function startPlatform(
     logger: logger.child({ module: "io-monitoring" }),
     onCommit: (listener) => store.onSlotsTouched(listener),
   });
+  const ingestion = ingestionModule({
+    cells: grid.cells,
+    store,
+    rawLifetimeDays: config.rawLifetimeDays,
+    logger: logger.child({ module: "ingestion" }),
+    mqtt: config.mqtt,
+  });
   // Closed in the reverse order: the core (DuckDB) after every module that reads it.
   const modules: PlatformModule[] = [
     core,
@@ -146,7 +155,7 @@ export async function startPlatform(
     statisticsModule({ analytics, topology: monitoring.topology, cells: grid.cells, store }),
     notifications,
     ioMonitoring,
-    ingestionModule({ cells: grid.cells, store, rawLifetimeDays: config.rawLifetimeDays }),
+    ingestion,
   ];
 
   const app = createHttpApp(logger);
@@ -183,6 +192,7 @@ export async function startPlatform(
       bus,
       notifications,
       ioMonitoring,
+      ingestion,
     },
     close: async () => {
       for (const module of [...modules].reverse()) {

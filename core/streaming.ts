@@ -5,6 +5,7 @@
  */
 import type { Logger } from "../kernel/mod.ts";
 import { Aggregator } from "./ingest/aggregate.ts";
+import { Journal } from "./ingest/journal.ts";
 import { pruneRaw } from "./ingest/retention.ts";
 import { MeasurementStore } from "./ingest/store.ts";
 import { openTimeSeriesStore, type TimeSeriesStore } from "./time_series_store.ts";
@@ -39,11 +40,18 @@ export async function startStreamingCore(opts: StreamingCoreOptions): Promise<St
     opts.duckdbCheckpointThreshold,
   );
   const aggregator = new Aggregator(timeSeries.aggregation);
-  const measurements = await MeasurementStore.open(timeSeries.writer, async () => {
-    logger.warn("Reopening the time-series store after a fatal DuckDB error");
-    await timeSeries.reopen();
-    // Slots of a batch committed durably but answered 503 are recomputed from the file.
-    await aggregator.recover();
+  // Acknowledgements wait for the journal's sync, not for a DuckDB transaction.
+  const journal = opts.dataDir === ":memory:"
+    ? undefined
+    : await Journal.open(`${opts.dataDir}/journal`);
+  const measurements = await MeasurementStore.open(timeSeries.writer, {
+    journal,
+    reopen: async () => {
+      logger.warn("Reopening the time-series store after a fatal DuckDB error");
+      await timeSeries.reopen();
+      // Slots of a batch committed durably but answered 503 are recomputed from the file.
+      await aggregator.recover();
+    },
   });
   measurements.onSlotsTouched((slots) => aggregator.markDirty(slots));
   await aggregator.recover();
@@ -64,6 +72,12 @@ export async function startStreamingCore(opts: StreamingCoreOptions): Promise<St
     async close() {
       clearInterval(aggregation);
       clearInterval(retention);
+      // What DuckDB cannot take now stays in the journal for the next start.
+      await measurements.flush().catch((error) =>
+        logger.warn("Journaled batches left for the next start", { error })
+      );
+      measurements.close();
+      journal?.close();
       await aggregator.flush().catch(() => undefined);
       await timeSeries.close();
     },

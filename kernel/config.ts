@@ -36,6 +36,9 @@ const configSchema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
   MAIL_FROM: z.string().min(3).max(254).default("GridWatch <no-reply@gridwatch.invalid>"),
   E2E_HOOKS: booleanFlag.default(false),
+  MQTT_URL: z.string().regex(/^mqtts?:\/\//, "must start with mqtt:// or mqtts://").optional(),
+  MQTT_CLIENT_ID: z.string().regex(/^[\w.-]{1,64}$/, "letters, digits, . _ - (at most 64)")
+    .optional(),
 });
 
 /** The validated configuration of the whole process. */
@@ -70,6 +73,8 @@ export interface AppConfig {
   e2eHooks: boolean;
   /** Set when an external OpenID provider replaces the embedded one. */
   externalOidc: { issuer: string; clientId: string; audience: string } | undefined;
+  /** Set when cells (or gateways) publish their batches to an MQTT broker (docs/scaling.md). */
+  mqtt: { url: string; clientId: string } | undefined;
 }
 
 /** Thrown when the environment is invalid; its message is one line meant for the operator. */
@@ -117,6 +122,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     e2eHooks: c.E2E_HOOKS,
     externalOidc: c.OIDC_ISSUER
       ? { issuer: c.OIDC_ISSUER, clientId: c.OIDC_CLIENT_ID!, audience: c.OIDC_AUDIENCE! }
+      : undefined,
+    mqtt: c.MQTT_URL
+      ? { url: c.MQTT_URL, clientId: c.MQTT_CLIENT_ID ?? `gridwatch-${c.PORT}` }
       : undefined,
   };
 }

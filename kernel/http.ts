@@ -43,9 +43,49 @@ export const CONTENT_SECURITY_POLICY = [
   "object-src 'none'",
 ].join("; ");
 
+/**
+ * Paths whose requests are logged at debug level, with a summary at info once a minute: the
+ * cell protocol sends hundreds of requests a second at 5,000 cells.
+ */
+const SUMMARIZED = /^\/ingest\//;
+const SUMMARY_MS = 60_000;
+
+/** Counts of summarized requests since the last summary line. */
+class RequestSummary {
+  #since = performance.now();
+  #count = 0;
+  #statuses: Record<number, number> = {};
+  #slowest = 0;
+  #totalMs = 0;
+
+  constructor(private readonly logger: Logger) {}
+
+  add(status: number, ms: number): void {
+    this.#count++;
+    this.#statuses[status] = (this.#statuses[status] ?? 0) + 1;
+    this.#totalMs += ms;
+    if (ms > this.#slowest) this.#slowest = ms;
+    const now = performance.now();
+    if (now - this.#since < SUMMARY_MS) return;
+    this.logger.info("ingest requests", {
+      count: this.#count,
+      perSecond: Math.round((this.#count * 1000) / (now - this.#since)),
+      statuses: this.#statuses,
+      meanMs: Math.round((this.#totalMs / this.#count) * 10) / 10,
+      slowestMs: this.#slowest,
+    });
+    this.#since = now;
+    this.#count = 0;
+    this.#statuses = {};
+    this.#slowest = 0;
+    this.#totalMs = 0;
+  }
+}
+
 /** Creates the root app with the shared middleware and error handling. */
 export function createHttpApp(logger: Logger): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const summary = new RequestSummary(logger);
   app.use(async (c, next) => {
     const incoming = c.req.header("x-request-id");
     const requestId = incoming && /^[\w-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID();
@@ -57,7 +97,11 @@ export function createHttpApp(logger: Logger): Hono<AppEnv> {
     c.header("X-Request-Id", requestId);
     applySecurityHeaders(c.res.headers);
     const ms = Math.round((performance.now() - started) * 10) / 10;
-    log.info("request", { method: c.req.method, path: c.req.path, status: c.res.status, ms });
+    const entry = { method: c.req.method, path: c.req.path, status: c.res.status, ms };
+    if (SUMMARIZED.test(c.req.path)) {
+      log.debug("request", entry);
+      summary.add(c.res.status, ms);
+    } else log.info("request", entry);
   });
   app.onError((error, c) => {
     if (error instanceof AppError) return c.json(error.toBody(), error.status as 400);

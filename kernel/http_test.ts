@@ -143,3 +143,12 @@ Deno.test("validate() answers malformed JSON with 400 common.badRequest, never 5
   assert.equal(res.status, 400);
   assert.deepEqual(await res.json(), { key: "common.badRequest", params: {} });
 });
+
+Deno.test("createHttpApp() logs cell batches at debug level only, other requests at info", async () => {
+  const { app, lines } = shell();
+  app.post("/ingest/v1/batches", (c) => c.json({ accepted: 1 }));
+  await (await app.request("/ingest/v1/batches", { method: "POST" })).text();
+  await (await app.request("/ok")).text();
+  const requests = lines.map((l) => JSON.parse(l)).filter((r) => r.msg === "request");
+  assert.deepEqual(requests.map((r) => r.path), ["/ok"]);
+});

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `npm test`: installs what it needs (npm packages, Debian chromium and postgresql when absent),
-# then runs every suite: format, lint (with the boundary plugin), type checks, unit,
+# `npm test`: installs what it needs (npm packages, Debian chromium, postgresql and mosquitto
+# when absent), then runs every suite: format, lint (with the boundary plugin), type checks, unit,
 # integration (PGlite and PostgreSQL), architecture and end-to-end tests (Chromium).
 # Ends with one line `N passed, N failed` summing all suites.
 source "$(dirname "$0")/lib.sh"
@@ -24,6 +24,7 @@ ensure_system_packages() {
   local missing=()
   command -v chromium >/dev/null || missing+=(chromium fonts-liberation)
   command -v pg_ctlcluster >/dev/null && [ -d /usr/lib/postgresql ] || missing+=(postgresql)
+  [ -x /usr/sbin/mosquitto ] || missing+=(mosquitto)
   if [ ${#missing[@]} -gt 0 ]; then
     echo "==> Installing ${missing[*]} from Debian"
     local sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"

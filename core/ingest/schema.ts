@@ -40,6 +40,10 @@ export const DDL = [
   // Added after the first release: existing files get the columns, new ones too (same order).
   `ALTER TABLE voltage_events ADD COLUMN IF NOT EXISTS kind VARCHAR`,
   `ALTER TABLE voltage_events ADD COLUMN IF NOT EXISTS table_cell VARCHAR`,
+  // How far the ingest journal is in DuckDB (core/ingest/journal.ts): one row, written in the
+  // transaction of the rows it covers.
+  `CREATE TABLE IF NOT EXISTS journal_position (
+    id INTEGER PRIMARY KEY, segment BIGINT NOT NULL, "offset" BIGINT NOT NULL)`,
   // Staging tables of earlier releases (events and I/O states are now appended directly).
   `DROP TABLE IF EXISTS voltage_events_stage`,
   `DROP TABLE IF EXISTS io_states_stage`,

@@ -1,14 +1,23 @@
 /**
  * The measurement store: durable, idempotent, atomic writes of validated batches into DuckDB.
- * Group commit: batches arriving while a transaction commits wait for the next one, and a whole
- * group is written in one transaction (one fsync); every batch is answered after its group's
- * commit. One writer at a time keeps the in-memory watermarks exact; a cell appears at most once
- * per group, so a retry never races its own first attempt.
+ * Group commit: batches arriving while a group is written wait for the next one; a cell appears
+ * at most once per group, so a retry never races its own first attempt; one group at a time
+ * keeps the in-memory watermarks exact.
+ *
+ * With an ingest journal (production), a group is acknowledged once its journal record is
+ * synced (journal.ts); journaled groups reach DuckDB behind the acknowledgements, in
+ * transactions of up to MAX_GROUP_ROWS rows that also record the journal position they cover,
+ * and when the store opens, the journal's later records (a crash) are written first. A group that
+ * finds DuckDB's writer idle is answered after the DuckDB write it starts, so a lone batch is
+ * visible to queries when its answer arrives; under load, answers wait for the journal only.
+ * Without a journal (unit tests), each group is one DuckDB transaction before its answers.
  */
 import { type DuckDBAppender, type DuckDBConnection, DuckDBTimestampValue } from "@duckdb/node-api";
 import { LatestValues } from "../monitoring/latest.ts";
 import { isFatal } from "../time_series_store.ts";
 import { appendRows } from "./chunk_writer.ts";
+import type { Journal, JournalPosition } from "./journal.ts";
+import { decodeGroup, encodeGroup } from "./journal_codec.ts";
 import { DDL } from "./schema.ts";
 import type { MeasurementRow } from "./validate.ts";
 import type { EventRow, IoRow } from "./validate_extras.ts";
@@ -20,6 +29,29 @@ export const SLOT_MS = 10 * 60_000;
  * block fails, and under that pressure DuckDB 1.5 was seen to invalidate the database.
  */
 const MAX_GROUP_ROWS = 60_000;
+/**
+ * Journaled rows not yet in DuckDB beyond which new batches are refused (503: the cell resends
+ * later). Bounds memory while DuckDB cannot write, e.g. on a full disk (about 150 MB).
+ */
+const MAX_PENDING_ROWS = 600_000;
+/** A failed DuckDB write of journaled groups is tried again after this long. */
+const RETRY_MS = 1_000;
+/**
+ * Under load, journaled groups gather this long before their DuckDB write, so that its fixed
+ * costs (appender, commit) spread over thousands of rows instead of a few batches.
+ */
+const GATHER_MS = 100;
+
+/** How the store is opened. */
+export interface MeasurementStoreOptions {
+  /**
+   * Reopens the DuckDB instance after a FATAL error invalidated it (TimeSeriesStore.reopen);
+   * without one, such an error stays until a restart.
+   */
+  reopen?: () => Promise<void>;
+  /** The ingest journal: answers after its sync, DuckDB writes behind them. */
+  journal?: Journal;
+}
 
 /** The accepted records of one batch of one cell. */
 export interface ValidBatch {
@@ -72,12 +104,39 @@ interface Prepared {
   io: IoRow[];
 }
 
+/** What a batch adds to the store: its new rows with their series ids, events, I/O states. */
+interface Accepted {
+  cellId: string;
+  ids: number[];
+  rows: MeasurementRow[];
+  events: EventRow[];
+  io: IoRow[];
+}
+
+/** A series first seen in a group: its key `cell|feeder|phase`, id, cell, feeder and phase. */
+type NewSeries = readonly [string, number, string, number, number];
+
+/** Each touched series' watermark before a group (undefined: it had no row). */
+type PreviousMarks = Map<number, number | undefined>;
+
+/** A journaled group waiting for its DuckDB write. */
+interface Pending {
+  accepted: Accepted[];
+  newSeries: NewSeries[];
+  previous: PreviousMarks;
+  /** The journal position right after the group's record; null until it is synced. */
+  end: JournalPosition | null;
+  rows: number;
+}
+
 const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /** Durable storage of 20-s measurements with per-series watermarks for cheap deduplication. */
 export class MeasurementStore {
   readonly #connection: DuckDBConnection;
   readonly #seriesIds = new Map<string, number>();
+  /** Per cell, the series id of slot (feeder - 1) * 4 + phase (0: none yet): the hot lookup. */
+  readonly #cellSeries = new Map<string, Int32Array>();
   readonly #watermarks = new Map<number, number>();
   /** Newest stored I/O state per cell: newer states cannot be duplicates. */
   readonly #ioMarks = new Map<string, number>();
@@ -88,27 +147,47 @@ export class MeasurementStore {
   /** The newest value of every series, for live status without a query. */
   readonly latest = new LatestValues();
 
-  /** Set by a FATAL error: the next group reopens the store first. */
+  /** Set by a FATAL error: the store reopens DuckDB before its next write. */
   #invalidated = false;
+  /**
+   * Set when a journal write failed: memory already holds that group (watermarks), so it is
+   * read again from DuckDB and the journal before the next write.
+   */
+  #stale = false;
+  /** While memory is read again: no DuckDB write of pending groups starts. */
+  #holdWrites = false;
+  #recovering: Promise<void> | null = null;
   readonly #reopen: () => Promise<void>;
+  readonly #journal: Journal | null;
+  /** Journaled groups not yet in DuckDB, oldest first. */
+  #pending: Pending[] = [];
+  #pendingRows = 0;
+  /** The running DuckDB write of pending groups. */
+  #flushing: Promise<void> | null = null;
+  /** The next DuckDB write, when gathering. */
+  #gather: ReturnType<typeof setTimeout> | undefined;
+  #retry: ReturnType<typeof setTimeout> | undefined;
+  #closed = false;
 
-  private constructor(connection: DuckDBConnection, reopen: () => Promise<void>) {
+  private constructor(connection: DuckDBConnection, options: MeasurementStoreOptions) {
     this.#connection = connection;
-    this.#reopen = reopen;
+    this.#reopen = options.reopen ??
+      (() => Promise.reject(new Error("The store cannot reopen")));
+    this.#journal = options.journal ?? null;
   }
 
   /**
-   * Creates the tables when absent and loads series ids and watermarks. `reopen` reopens the
-   * DuckDB instance after a FATAL error invalidated it (TimeSeriesStore.reopen); without one, such
-   * an error stays until a restart.
+   * Creates the tables when absent, loads series ids, watermarks and latest values, and writes
+   * the journal's records that DuckDB lacks (a crash before their DuckDB write).
    */
   static async open(
     connection: DuckDBConnection,
-    reopen: () => Promise<void> = () => Promise.reject(new Error("The store cannot reopen")),
+    options: MeasurementStoreOptions = {},
   ): Promise<MeasurementStore> {
     for (const statement of DDL) await connection.run(statement);
-    const store = new MeasurementStore(connection, reopen);
+    const store = new MeasurementStore(connection, options);
     await store.#load();
+    await store.#replay();
     return store;
   }
 
@@ -116,6 +195,7 @@ export class MeasurementStore {
   async #load(): Promise<void> {
     const connection = this.#connection;
     this.#seriesIds.clear();
+    this.#cellSeries.clear();
     this.#watermarks.clear();
     this.#ioMarks.clear();
     this.#nextSeriesId = 1;
@@ -125,7 +205,7 @@ export class MeasurementStore {
     for (
       const [id, cell, feeder, phase] of series.getRows() as [number, string, number, number][]
     ) {
-      this.#seriesIds.set(`${cell}|${feeder}|${phase}`, id);
+      this.#setSeries(cell, feeder, phase, id);
       this.#nextSeriesId = Math.max(this.#nextSeriesId, id + 1);
     }
     const marks = await connection.runAndReadAll(
@@ -151,6 +231,28 @@ export class MeasurementStore {
     }
   }
 
+  /** Writes the journal's records after the position DuckDB holds (all of them are acknowledged). */
+  async #replay(): Promise<void> {
+    const journal = this.#journal;
+    if (!journal) return;
+    this.#pending = [];
+    this.#pendingRows = 0;
+    this.#holdWrites = false;
+    const held = (await this.#connection.runAndReadAll(
+      `SELECT segment, "offset" FROM journal_position WHERE id = 1`,
+    )).getRows() as [bigint | number, bigint | number][];
+    const from = held[0] ? { segment: Number(held[0][0]), offset: Number(held[0][1]) } : null;
+    for (const record of await journal.recover(from)) {
+      const group = decodeGroup(record.payload).map((b) => ({
+        cellId: b.cellId,
+        batch: { measurements: b.rows, events: b.events, io: b.io },
+      }));
+      const { accepted, newSeries } = await this.#prepare(group);
+      this.#enqueue(accepted, newSeries, record.end);
+    }
+    await this.flush();
+  }
+
   /** Registers a listener for the slots each committed group touched. */
   onSlotsTouched(listener: SlotsTouched): void {
     this.#listeners.push(listener);
@@ -174,8 +276,8 @@ export class MeasurementStore {
   }
 
   /**
-   * Stores the records of one cell's batch atomically; resolves after the commit of the group
-   * that carried it, rejects (nothing of the group stored) when that commit failed.
+   * Stores the records of one cell's batch atomically; resolves once they are durable (journal
+   * or DuckDB), rejects when nothing of the batch was stored.
    */
   append(cellId: string, batch: ValidBatch): Promise<AppendResult> {
     if (!batch.measurements.length && !batch.events?.length && !batch.io?.length) {
@@ -187,23 +289,39 @@ export class MeasurementStore {
     });
   }
 
-  /** Commits groups until no batch waits. */
+  /** Resolves once every acknowledged group is in DuckDB; rejects while DuckDB cannot write. */
+  async flush(): Promise<void> {
+    await this.#journal?.idle();
+    for (;;) {
+      // A recovery reads memory again and writes what the journal holds: wait for it.
+      if (this.#holdWrites) await this.#recovering?.catch(() => undefined);
+      else if (this.#pending[0]?.end) await this.#startFlush();
+      else return;
+    }
+  }
+
+  /** Journaled groups not yet in DuckDB and their rows (operations, benchmarks). */
+  get backlog(): { groups: number; rows: number } {
+    return { groups: this.#pending.length, rows: this.#pendingRows };
+  }
+
+  /** Stops retrying failed DuckDB writes; the journal keeps what they lacked for the next open. */
+  close(): void {
+    this.#closed = true;
+    clearTimeout(this.#retry);
+    clearTimeout(this.#gather);
+  }
+
+  /** Writes groups until no batch waits. */
   async #drain(): Promise<void> {
     this.#draining = true;
     try {
       while (this.#waiting.length) {
         const group = this.#takeGroup();
         try {
-          if (this.#invalidated) {
-            // A FATAL error can follow a durable commit (DuckDB: "COMMIT succeeded and is
-            // durable, but the autocheckpoint failed"): memory is reloaded from the file, so
-            // that the cell's resend of that batch is known as a duplicate.
-            await this.#reopen();
-            await this.#load();
-            this.#invalidated = false;
-          }
-          const results = await this.#commit(group);
-          group.forEach((w, k) => w.resolve(results[k]!));
+          await this.#recoverIfInvalidated();
+          if (this.#journal) await this.#journaled(group);
+          else await this.#direct(group);
         } catch (error) {
           if (isFatal(error)) this.#invalidated = true;
           for (const w of group) w.reject(error);
@@ -212,6 +330,39 @@ export class MeasurementStore {
     } finally {
       this.#draining = false;
     }
+  }
+
+  /**
+   * After a FATAL error: reopens DuckDB and reloads memory from the file, then writes what the
+   * journal holds beyond it. A FATAL error can follow a durable commit (DuckDB: "COMMIT
+   * succeeded and is durable, but the autocheckpoint failed"): reloading makes the cell's resend
+   * of that batch a known duplicate.
+   */
+  #recoverIfInvalidated(): Promise<void> {
+    if (!this.#invalidated && !this.#stale) return Promise.resolve();
+    this.#recovering ??= (async () => {
+      try {
+        await this.#recover();
+      } finally {
+        this.#holdWrites = false;
+        this.#recovering = null;
+      }
+    })();
+    return this.#recovering;
+  }
+
+  async #recover(): Promise<void> {
+    // Nothing may write meanwhile: the journal's records in flight, the running DuckDB write.
+    this.#holdWrites = true;
+    clearTimeout(this.#gather);
+    this.#gather = undefined;
+    await this.#journal?.idle();
+    await this.#flushing?.catch(() => undefined);
+    if (this.#invalidated) await this.#reopen();
+    this.#invalidated = false;
+    this.#stale = false;
+    await this.#load();
+    await this.#replay();
   }
 
   /** The waiting batches of distinct cells, in arrival order, up to MAX_GROUP_ROWS. */
@@ -233,19 +384,159 @@ export class MeasurementStore {
     return group;
   }
 
-  async #commit(group: readonly Waiting[]): Promise<AppendResult[]> {
-    const newSeries: [string, number, string, number, number][] = [];
+  /** Without a journal: the group's DuckDB transaction, then its answers. */
+  async #direct(group: readonly Waiting[]): Promise<void> {
+    const { accepted, newSeries, results } = await this.#prepare(group);
+    try {
+      await this.#write(accepted, newSeries, null);
+    } catch (error) {
+      this.#forget(newSeries);
+      throw error;
+    }
+    this.#notify(accepted, this.#remember(accepted));
+    group.forEach((w, k) => w.resolve(results[k]!));
+  }
+
+  /**
+   * With a journal: the group's record is synced, then the group is answered. A group that finds
+   * the store idle (no DuckDB write running or waiting) starts a write and is answered after it,
+   * so that a lone batch is visible to queries at its answer; under load it is answered at once
+   * and joins the write that gathers behind the running one.
+   */
+  async #journaled(group: readonly Waiting[]): Promise<void> {
+    if (this.#pendingRows > MAX_PENDING_ROWS) {
+      throw new Error("Ingest backlog full: DuckDB cannot keep up or cannot write");
+    }
+    const { accepted, newSeries, results } = await this.#prepare(group);
+    const answer = () => group.forEach((w, k) => w.resolve(results[k]!));
+    const content = accepted.filter((a) => a.rows.length || a.events.length || a.io.length);
+    if (!content.length) return answer();
+    // Idle: nothing written or waiting. Under load, groups keep finding others pending.
+    const idle = !this.#flushing && !this.#gather && !this.#pending.length;
+    const pending = this.#enqueue(content, newSeries, null);
+    // Not awaited: the next group is prepared while this record is written, and the journal
+    // syncs the records that meet in its queue together.
+    this.#journal!.append(encodeGroup(content)).then((end) => {
+      pending.end = end;
+      // Journaled: durable whatever the DuckDB write does.
+      if (idle) void this.#startFlush().then(answer, answer);
+      else {
+        this.#gatherThenFlush();
+        answer();
+      }
+    }, (error) => {
+      // Memory holds the group; the journal does not: read both again before the next group.
+      this.#stale = true;
+      for (const w of group) w.reject(error);
+    });
+  }
+
+  /** Starts a DuckDB write of the pending groups after GATHER_MS (unless one is on its way). */
+  #gatherThenFlush(): void {
+    if (this.#gather || this.#flushing || this.#retry || this.#closed) return;
+    this.#gather = setTimeout(() => {
+      this.#gather = undefined;
+      void this.#startFlush().catch(() => undefined);
+    }, GATHER_MS);
+  }
+
+  /** A journaled group: noted in memory at once, queued for its DuckDB write. */
+  #enqueue(accepted: Accepted[], newSeries: NewSeries[], end: JournalPosition | null): Pending {
+    const previous = this.#remember(accepted);
+    const rows = accepted.reduce((n, a) => n + a.rows.length, 0);
+    const pending: Pending = { accepted, newSeries, previous, end, rows };
+    this.#pending.push(pending);
+    this.#pendingRows += rows;
+    return pending;
+  }
+
+  /**
+   * Writes pending groups (up to MAX_GROUP_ROWS rows) to DuckDB in one transaction; starts the
+   * next write when more wait. Returns the running write when one runs.
+   */
+  #startFlush(): Promise<void> {
+    if (this.#flushing) return this.#flushing;
+    // Only synced groups, in journal order: the position written with them must be on disk.
+    if (!this.#pending[0]?.end || this.#holdWrites) return Promise.resolve();
+    clearTimeout(this.#gather);
+    this.#gather = undefined;
+    const take: Pending[] = [];
+    let rows = 0;
+    while (
+      this.#pending[0]?.end && (!take.length || rows + this.#pending[0].rows <= MAX_GROUP_ROWS)
+    ) {
+      const next = this.#pending.shift()!;
+      take.push(next);
+      rows += next.rows;
+    }
+    const run = async () => {
+      const accepted = take.flatMap((g) => g.accepted);
+      const end = take.at(-1)!.end!;
+      try {
+        await this.#write(accepted, take.flatMap((g) => g.newSeries), end);
+      } catch (error) {
+        this.#pending.unshift(...take);
+        if (isFatal(error)) this.#invalidated = true;
+        this.#scheduleRetry();
+        throw error;
+      }
+      this.#pendingRows -= rows;
+      // A series' mark before the merged groups is its mark before the first that touched it.
+      const previous: PreviousMarks = new Map();
+      for (const g of take) {
+        for (const [id, mark] of g.previous) if (!previous.has(id)) previous.set(id, mark);
+      }
+      this.#notify(accepted, previous);
+      void this.#journal?.release(end).catch(() => undefined);
+    };
+    const flushing = (async () => {
+      try {
+        await run();
+      } finally {
+        // In the same turn as the write's end: a caller after it starts the next write.
+        this.#flushing = null;
+        if (this.#pending.length) this.#gatherThenFlush();
+      }
+    })();
+    this.#flushing = flushing;
+    return flushing;
+  }
+
+  #scheduleRetry(): void {
+    if (this.#closed || this.#retry) return;
+    this.#retry = setTimeout(() => {
+      this.#retry = undefined;
+      // A reopen must not run under a group being prepared: the drain loop does it then.
+      const ready = this.#draining ? Promise.resolve() : this.#recoverIfInvalidated();
+      void ready.then(() => this.flush()).catch(() => undefined);
+    }, RETRY_MS);
+  }
+
+  /**
+   * Series ids for a group's rows (new series get the next ids), then what is new: rows above
+   * their series' watermark, or below it and not stored (retries, backfills; pending groups are
+   * written to DuckDB first, so that the lookup sees them), events and I/O states not stored.
+   */
+  async #prepare(
+    group: readonly { cellId: string; batch: ValidBatch }[],
+  ): Promise<{ accepted: Accepted[]; newSeries: NewSeries[]; results: AppendResult[] }> {
+    const newSeries: NewSeries[] = [];
     const prepared = group.map(({ cellId, batch }): Prepared => {
       const rows = batch.measurements;
       const ids = new Int32Array(rows.length);
       for (let k = 0; k < rows.length; k++) {
         const row = rows[k]!;
-        const key = `${cellId}|${row.feeder}|${row.phase}`;
-        let id = this.#seriesIds.get(key);
+        let id = this.#cellSeries.get(cellId)?.[(row.feeder - 1) * 4 + row.phase] || undefined;
         if (id === undefined) {
           id = this.#nextSeriesId++;
-          this.#seriesIds.set(key, id);
-          newSeries.push([key, id, cellId, row.feeder, row.phase]);
+          this.#setSeries(cellId, row.feeder, row.phase, id);
+          newSeries.push([
+            `${cellId}|${row.feeder}|${row.phase}`,
+            id,
+            cellId,
+            row.feeder,
+            row.phase,
+          ]);
         }
         ids[k] = id;
       }
@@ -259,46 +550,113 @@ export class MeasurementStore {
       };
     });
     try {
-      return await this.#write(prepared, newSeries);
+      if (this.#pending.length && prepared.some((p) => this.#needsLookup(p))) await this.flush();
+      const existing = await this.#existing(prepared);
+      await this.#dropKnownExtras(prepared);
+      const accepted = prepared.map((p): Accepted => {
+        const out: Accepted = { cellId: p.cellId, ids: [], rows: [], events: p.events, io: p.io };
+        for (let k = 0; k < p.rows.length; k++) {
+          const row = p.rows[k]!;
+          const id = p.ids[k]!;
+          if (existing.size && existing.has(`${id}|${row.ts}`)) continue;
+          out.ids.push(id);
+          out.rows.push(row);
+        }
+        return out;
+      });
+      const results = accepted.map((a, k) => ({
+        accepted: a.rows.length,
+        duplicates: prepared[k]!.rows.length - a.rows.length,
+      }));
+      return { accepted, newSeries, results };
     } catch (error) {
-      // Nothing was committed: forget the ids handed out, so memory matches the file.
-      for (const [key] of newSeries) this.#seriesIds.delete(key);
-      this.#nextSeriesId -= newSeries.length;
+      this.#forget(newSeries);
       throw error;
     }
   }
 
-  async #write(
-    prepared: Prepared[],
-    newSeries: readonly [string, number, string, number, number][],
-  ): Promise<AppendResult[]> {
-    const existing = await this.#existing(prepared);
-    await this.#dropKnownExtras(prepared);
+  /** Whether a batch needs a DuckDB lookup: rows at or below their watermark, events, old I/O. */
+  #needsLookup(p: Prepared): boolean {
+    if (p.events.length) return true;
+    for (let k = 0; k < p.rows.length; k++) {
+      const mark = this.#watermarks.get(p.ids[k]!);
+      if (mark !== undefined && p.rows[k]!.ts <= mark) return true;
+    }
+    const ioMark = this.#ioMarks.get(p.cellId) ?? -Infinity;
+    return p.io.some((s) => s.ts <= ioMark);
+  }
+
+  /** Nothing of a group was stored: the series ids it handed out are free again. */
+  #forget(newSeries: readonly NewSeries[]): void {
+    for (const [key, , cellId, feeder, phase] of newSeries) {
+      this.#seriesIds.delete(key);
+      const slots = this.#cellSeries.get(cellId);
+      if (slots) slots[(feeder - 1) * 4 + phase] = 0;
+    }
+    this.#nextSeriesId -= newSeries.length;
+  }
+
+  #setSeries(cellId: string, feeder: number, phase: number, id: number): void {
+    this.#seriesIds.set(`${cellId}|${feeder}|${phase}`, id);
+    let slots = this.#cellSeries.get(cellId);
+    if (!slots) this.#cellSeries.set(cellId, slots = new Int32Array(24));
+    slots[(feeder - 1) * 4 + phase] = id;
+  }
+
+  /** Moves watermarks, I/O marks and latest values; returns each touched series' mark before. */
+  #remember(accepted: readonly Accepted[]): PreviousMarks {
+    const previous: PreviousMarks = new Map();
+    for (const a of accepted) {
+      for (let k = 0; k < a.rows.length; k++) {
+        const id = a.ids[k]!;
+        const row = a.rows[k]!;
+        const mark = this.#watermarks.get(id);
+        if (!previous.has(id)) previous.set(id, mark);
+        if (row.ts > (mark ?? -Infinity)) this.#watermarks.set(id, row.ts);
+        this.latest.update(id, row.ts, row.u, row.i);
+      }
+      for (const s of a.io) {
+        if (s.ts > (this.#ioMarks.get(a.cellId) ?? -Infinity)) this.#ioMarks.set(a.cellId, s.ts);
+      }
+    }
+    return previous;
+  }
+
+  /** Tells the listeners which slots a DuckDB write touched, with its rows. */
+  #notify(accepted: readonly Accepted[], previous: PreviousMarks): void {
     const touched = new Set<number>();
     const eventCells = new Map<number, Set<string>>();
-    const marks = new Map<number, number>();
-    const allIds: number[] = [];
-    const allRows: MeasurementRow[] = [];
-    for (const p of prepared) {
-      for (let k = 0; k < p.rows.length; k++) {
-        const row = p.rows[k]!;
-        const id = p.ids[k]!;
-        if (existing.size && existing.has(`${id}|${row.ts}`)) continue;
-        p.accepted.push(k);
-        allIds.push(id);
-        allRows.push(row);
+    const ids: number[] = [];
+    const rows: MeasurementRow[] = [];
+    for (const a of accepted) {
+      for (let k = 0; k < a.rows.length; k++) {
+        const row = a.rows[k]!;
+        ids.push(a.ids[k]!);
+        rows.push(row);
         touched.add(row.ts - (row.ts % SLOT_MS));
-        if (row.ts > (marks.get(id) ?? -Infinity)) marks.set(id, row.ts);
       }
-      for (const e of p.events) {
+      for (const e of a.events) {
         // A flag may change the aggregate of every slot the event overlaps.
         for (let slot = e.start - (e.start % SLOT_MS); slot <= e.end; slot += SLOT_MS) {
           touched.add(slot);
           const cells = eventCells.get(slot) ?? new Set<string>();
-          eventCells.set(slot, cells.add(p.cellId));
+          eventCells.set(slot, cells.add(a.cellId));
         }
       }
     }
+    if (!touched.size) return;
+    const previousMarks = new Map<number, number>();
+    for (const [id, mark] of previous) if (mark !== undefined) previousMarks.set(id, mark);
+    const slots = new TouchedSlots(touched, { ids, rows, previousMarks, eventCells });
+    for (const listener of this.#listeners) listener(slots);
+  }
+
+  /** One DuckDB transaction: new series, events, I/O states, rows and the journal position. */
+  async #write(
+    accepted: readonly Accepted[],
+    newSeries: readonly NewSeries[],
+    end: JournalPosition | null,
+  ): Promise<void> {
     const c = this.#connection;
     await c.run("BEGIN TRANSACTION");
     try {
@@ -313,16 +671,16 @@ export class MeasurementStore {
         }
         appender.closeSync();
       }
-      if (prepared.some((p) => p.events.length)) {
+      if (accepted.some((a) => a.events.length)) {
         const appender = await c.createAppender("voltage_events");
-        for (const p of prepared) for (const e of p.events) appendEvent(appender, p.cellId, e);
+        for (const a of accepted) for (const e of a.events) appendEvent(appender, a.cellId, e);
         appender.closeSync();
       }
-      if (prepared.some((p) => p.io.length)) {
+      if (accepted.some((a) => a.io.length)) {
         const appender = await c.createAppender("io_states");
-        for (const p of prepared) {
-          for (const s of p.io) {
-            appender.appendVarchar(p.cellId);
+        for (const a of accepted) {
+          for (const s of a.io) {
+            appender.appendVarchar(a.cellId);
             appender.appendTimestamp(new DuckDBTimestampValue(BigInt(s.ts) * 1000n));
             appender.appendUTinyInt(s.module);
             appender.appendUTinyInt(s.channel);
@@ -333,40 +691,23 @@ export class MeasurementStore {
         }
         appender.closeSync();
       }
-      if (allRows.length) {
+      const ids = accepted.flatMap((a) => a.ids);
+      if (ids.length) {
+        const rows = accepted.flatMap((a) => a.rows);
         const appender = await c.createAppender("raw_measurements");
-        appendRows(appender, allIds, allRows, allRows.map((_, k) => k));
+        appendRows(appender, ids, rows, rows.map((_, k) => k));
         appender.closeSync();
+      }
+      if (end) {
+        await c.run(
+          `INSERT OR REPLACE INTO journal_position VALUES (1, ${end.segment}, ${end.offset})`,
+        );
       }
       await c.run("COMMIT");
     } catch (error) {
       await c.run("ROLLBACK").catch(() => undefined);
       throw error;
     }
-    const previousMarks = new Map<number, number>();
-    for (const [id, ts] of marks) {
-      const previous = this.#watermarks.get(id);
-      if (previous !== undefined) previousMarks.set(id, previous);
-      if (ts > (previous ?? -Infinity)) this.#watermarks.set(id, ts);
-    }
-    for (const p of prepared) {
-      for (const s of p.io) {
-        if (s.ts > (this.#ioMarks.get(p.cellId) ?? -Infinity)) this.#ioMarks.set(p.cellId, s.ts);
-      }
-    }
-    for (let k = 0; k < allRows.length; k++) {
-      const row = allRows[k]!;
-      this.latest.update(allIds[k]!, row.ts, row.u, row.i);
-    }
-    if (touched.size) {
-      const group = { ids: allIds, rows: allRows, previousMarks, eventCells };
-      const slots = new TouchedSlots(touched, group);
-      for (const listener of this.#listeners) listener(slots);
-    }
-    return prepared.map((p) => ({
-      accepted: p.accepted.length,
-      duplicates: p.rows.length - p.accepted.length,
-    }));
   }
 
   /** Keys `${series}|${ts}` already stored among rows at or below their series' watermark. */

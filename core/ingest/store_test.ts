@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
+import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { Aggregator, RECLOSE_MS, SLOT_GRACE_MS } from "./aggregate.ts";
+import { Journal } from "./journal.ts";
 import { MeasurementStore, SLOT_MS } from "./store.ts";
 import type { MeasurementRow } from "./validate.ts";
 import { releaseNativeHandles } from "../time_series_store.ts";
@@ -418,4 +419,74 @@ Deno.test("Aggregator.flush() rolls 10-minute slots up to hours and days weighte
     const [[dayRms]] = await q("SELECT u_rms FROM agg_1d") as [[number]];
     assert.ok(Math.abs(dayRms - Math.sqrt((3 * 230 ** 2 + 250 ** 2 + 240 ** 2) / 5)) < 1e-3);
   });
+});
+
+/** A DuckDB connection whose writes fail while `blocked.on`: DuckDB cannot take anything. */
+function blockable(connection: DuckDBConnection, blocked: { on: boolean }): DuckDBConnection {
+  return new Proxy(connection, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target);
+      if (key === "run") {
+        return (sql: string) =>
+          blocked.on && /^BEGIN/.test(sql)
+            ? Promise.reject(new Error("disk full (test)"))
+            : target.run(sql);
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+Deno.test("MeasurementStore with a journal acknowledges what DuckDB cannot take yet and writes it at the next open", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "gw-store-journal-"));
+  const instance = await DuckDBInstance.create(join(dir, "t.duckdb"));
+  const [writer, reader] = [await instance.connect(), await instance.connect()];
+  const count = async () =>
+    (await reader.runAndReadAll(
+      "SELECT count(*)::INT, count(DISTINCT (series_id, ts))::INT FROM raw_measurements",
+    ))
+      .getRows()[0];
+  try {
+    const blocked = { on: false };
+    const first = await MeasurementStore.open(blockable(writer, blocked), {
+      journal: await Journal.open(join(dir, "journal")),
+    });
+    // Idle: answered after its DuckDB write, so a query sees it.
+    await first.append("C1", { measurements: [row(T0, 230)] });
+    assert.deepEqual(await count(), [1, 1]);
+    // DuckDB refuses: the batches are still acknowledged (journaled), retries are duplicates.
+    blocked.on = true;
+    const batches = Array.from({ length: 20 }, (_, k) => row(T0 + 20_000 * (k + 1), 231 + k));
+    const answers = await Promise.all(
+      ["C1", "C2", "C3"].map((cell) => first.append(cell, { measurements: batches })),
+    );
+    assert.deepEqual(answers.map((a) => a.accepted), [20, 20, 20]);
+    assert.equal(first.backlog.rows, 60);
+    assert.deepEqual(await count(), [1, 1]);
+    first.close(); // the process dies here: memory gone, journal on disk
+
+    blocked.on = false;
+    const second = await MeasurementStore.open(writer, {
+      journal: await Journal.open(join(dir, "journal")),
+    });
+    assert.deepEqual(await count(), [61, 61]);
+    assert.deepEqual(second.backlog, { groups: 0, rows: 0 });
+    // The series and watermarks came back: a resend is a duplicate, not a second row.
+    assert.deepEqual(await second.append("C2", { measurements: batches }), {
+      accepted: 0,
+      duplicates: 20,
+    });
+    second.close();
+    // A third open finds nothing left to write.
+    const third = await MeasurementStore.open(writer, {
+      journal: await Journal.open(join(dir, "journal")),
+    });
+    assert.deepEqual(await count(), [61, 61]);
+    third.close();
+  } finally {
+    for (const c of [writer, reader]) c.closeSync();
+    instance.closeSync();
+    await releaseNativeHandles();
+    await rm(dir, { recursive: true, force: true });
+  }
 });

@@ -85,14 +85,17 @@ export function validateMeasurements(
       rejected: [{ section: "batch", index: -1, field: "measurements", key: "ingest.notAList" }],
     };
   }
-  const seen = new Set<string>();
+  // The records of a batch share a few timestamps: each distinct text is parsed once.
+  const times = new Map<string, number>();
+  const seen = new Set<number>();
   for (let index = 0; index < records.length; index++) {
-    const result = validateOne(records[index], ctx);
+    const result = validateOne(records[index], ctx, times);
     if ("key" in result) {
       rejected.push({ section: "measurements", index, field: result.field, key: result.key });
       continue;
     }
-    const identity = `${result.ts}|${result.feeder}|${result.phase}`;
+    // Exact below 2^53: ts < 2^48 ms (the year 10889) times 32.
+    const identity = result.ts * 32 + result.feeder * 4 + result.phase;
     if (seen.has(identity)) {
       rejected.push({
         section: "measurements",
@@ -110,25 +113,39 @@ export function validateMeasurements(
 
 type Failure = { field: string; key: string };
 
-function validateOne(record: unknown, ctx: ValidationContext): MeasurementRow | Failure {
+const LIMIT = OPTIONAL_FIELDS;
+const [MIN_FEEDER, MAX_FEEDER] = PROTOCOL_LIMITS.feeder;
+const [MIN_U, MAX_U] = PROTOCOL_LIMITS.u;
+const [MIN_I, MAX_I] = PROTOCOL_LIMITS.i;
+
+/** One record; hand-written for the hot path (no allocation but the row itself). */
+function validateOne(
+  record: unknown,
+  ctx: ValidationContext,
+  times: Map<string, number>,
+): MeasurementRow | Failure {
   if (typeof record !== "object" || record === null || Array.isArray(record)) {
     return { field: "", key: "ingest.notAnObject" };
   }
   const r = record as Record<string, unknown>;
-  for (const name of Object.keys(r)) {
+  for (const name in r) {
     if (!KNOWN_FIELDS.has(name)) return { field: name, key: "ingest.unknownField" };
   }
-  if (typeof r.ts !== "string") return { field: "ts", key: "ingest.required" };
-  const ts = parseUtc(r.ts);
+  const text = r.ts;
+  if (typeof text !== "string") return { field: "ts", key: "ingest.required" };
+  let ts = times.get(text);
+  if (ts === undefined) {
+    ts = parseUtc(text);
+    times.set(text, ts);
+  }
   if (Number.isNaN(ts)) return { field: "ts", key: "ingest.invalidTimestamp" };
   if (ts % 20_000 !== 0) return { field: "ts", key: "ingest.notAligned" };
   if (ts > ctx.now + FUTURE_TOLERANCE_MS) return { field: "ts", key: "ingest.inFuture" };
   if (ts < ctx.oldest) return { field: "ts", key: "ingest.tooOld" };
   const feeder = r.feeder;
-  const [minFeeder, maxFeeder] = PROTOCOL_LIMITS.feeder;
   if (
-    typeof feeder !== "number" || !Number.isInteger(feeder) || feeder < minFeeder ||
-    feeder > maxFeeder
+    typeof feeder !== "number" || !Number.isInteger(feeder) || feeder < MIN_FEEDER ||
+    feeder > MAX_FEEDER
   ) {
     return { field: "feeder", key: "ingest.outOfRange" };
   }
@@ -137,30 +154,43 @@ function validateOne(record: unknown, ctx: ValidationContext): MeasurementRow | 
   }
   const phase = PHASES.indexOf(r.phase as Phase);
   if (phase === -1) return { field: "phase", key: "ingest.outOfRange" };
-  const i = checkNumber(r.i, ...PROTOCOL_LIMITS.i, true);
+  const i = checkNumber(r.i, MIN_I, MAX_I, true);
   if (typeof i !== "number") return { field: "i", key: i.key };
   const neutral = phase === 3;
-  const u = neutral && r.u === undefined ? NaN : checkNumber(r.u, ...PROTOCOL_LIMITS.u, !neutral);
+  const u = neutral && r.u === undefined ? NaN : checkNumber(r.u, MIN_U, MAX_U, !neutral);
   if (typeof u !== "number") return { field: "u", key: u.key };
-  const values = {} as Record<OptionalField, number>;
-  for (const name of OPTIONAL_NAMES) {
-    const [min, max] = OPTIONAL_FIELDS[name];
-    const v = checkNumber(r[name], min, max, false);
-    if (typeof v !== "number") return { field: name, key: v.key };
-    values[name] = v;
-  }
+  const p = checkNumber(r.p, ...LIMIT.p, false);
+  if (typeof p !== "number") return { field: "p", key: p.key };
+  const q = checkNumber(r.q, ...LIMIT.q, false);
+  if (typeof q !== "number") return { field: "q", key: q.key };
+  const pf = checkNumber(r.pf, ...LIMIT.pf, false);
+  if (typeof pf !== "number") return { field: "pf", key: pf.key };
+  const thdU = checkNumber(r.thd_u, ...LIMIT.thd_u, false);
+  if (typeof thdU !== "number") return { field: "thd_u", key: thdU.key };
+  const thdI = checkNumber(r.thd_i, ...LIMIT.thd_i, false);
+  if (typeof thdI !== "number") return { field: "thd_i", key: thdI.key };
+  const f = checkNumber(r.f, ...LIMIT.f, false);
+  if (typeof f !== "number") return { field: "f", key: f.key };
+  const unbalance = checkNumber(r.unbalance, ...LIMIT.unbalance, false);
+  if (typeof unbalance !== "number") return { field: "unbalance", key: unbalance.key };
+  const pst = checkNumber(r.pst, ...LIMIT.pst, false);
+  if (typeof pst !== "number") return { field: "pst", key: pst.key };
+  const plt = checkNumber(r.plt, ...LIMIT.plt, false);
+  if (typeof plt !== "number") return { field: "plt", key: plt.key };
   let h: Float32Array | null = null;
-  if (r.h_u !== undefined) {
-    if (!Array.isArray(r.h_u) || r.h_u.length !== HARMONICS) {
+  const harmonics = r.h_u;
+  if (harmonics !== undefined) {
+    if (!Array.isArray(harmonics) || harmonics.length !== HARMONICS) {
       return { field: "h_u", key: "ingest.harmonicsLength" };
     }
     h = new Float32Array(HARMONICS);
     for (let k = 0; k < HARMONICS; k++) {
-      const v = checkNumber(r.h_u[k], 0, 100, true);
+      const v = checkNumber(harmonics[k], 0, 100, true);
       if (typeof v !== "number") return { field: `h_u[${k}]`, key: v.key };
       h[k] = v;
     }
   }
+  const values = { p, q, pf, thd_u: thdU, thd_i: thdI, f, unbalance, pst, plt };
   return { ts, feeder, phase, u, i, values, h };
 }
 
@@ -170,11 +200,12 @@ function checkNumber(
   max: number,
   required: boolean,
 ): number | { key: string } {
+  if (typeof value === "number") {
+    if (value >= min && value <= max) return value;
+    return { key: Number.isFinite(value) ? "ingest.outOfRange" : "ingest.notFinite" };
+  }
   if (value === undefined || value === null) return required ? { key: "ingest.required" } : NaN;
-  if (typeof value !== "number") return { key: "ingest.notANumber" };
-  if (!Number.isFinite(value)) return { key: "ingest.notFinite" };
-  if (value < min || value > max) return { key: "ingest.outOfRange" };
-  return value;
+  return { key: "ingest.notANumber" };
 }
 
 // Only full UTC timestamps: a local time without offset would shift data by hours.

@@ -24,7 +24,7 @@ export function parseCredential(credential: string): { cellId: string; secret: s
   return match ? { cellId: match[1]!, secret: match[2]! } : null;
 }
 
-/** Constant-time comparison of two equal-length hex strings. */
+/** Constant-time comparison of two strings (hashes, secrets); different lengths differ at once. */
 export function sameHash(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
   let diff = 0;

@@ -56,5 +56,6 @@ export function gridModule(deps: CellsSetupDeps): GridModule {
       prefix: "/ingest",
       routes: cellConfigRoutes({ cells, mapping: cellsSetup.mapping }),
     }],
+    close: () => Promise.resolve(cells.close()),
   };
 }

@@ -1,14 +1,50 @@
 /**
  * @module
  * Ingestion: the HTTP face of the cell protocol. Authenticates cells through the grid module and
- * hands their batches to the streaming core.
+ * hands their batches to the streaming core; collects the cells' device status.
  */
-import type { PlatformModule } from "../../kernel/mod.ts";
+import type { Logger, PlatformModule } from "../../kernel/mod.ts";
+import { type MqttIngestion, type MqttIngestionOptions, startMqttIngestion } from "./mqtt.ts";
 import { type IngestionDeps, ingestionRoutes } from "./routes.ts";
+import { StatusRecorder } from "./status_recorder.ts";
 
 export { type IngestionDeps, MAX_BATCH_BYTES } from "./routes.ts";
+export { STATUS_EVERY_MS, StatusRecorder } from "./status_recorder.ts";
+export { BATCH_TOPIC, type MqttIngestionStats, SHARE_GROUP } from "./mqtt.ts";
 
-/** Builds the ingestion module: the cell protocol at /ingest (cells authenticate themselves). */
-export function ingestionModule(deps: IngestionDeps): PlatformModule {
-  return { name: "ingestion", public: [{ prefix: "/ingest", routes: ingestionRoutes(deps) }] };
+/** The ingestion module; `statuses` writes the cells' device status (tests flush it). */
+export interface IngestionModule extends PlatformModule {
+  statuses: StatusRecorder;
+  /** The MQTT subscriber, once started (when the broker is configured). */
+  readonly mqtt: MqttIngestion | null;
+}
+
+/**
+ * Builds the ingestion module: the cell protocol at /ingest (cells authenticate themselves)
+ * and, with `mqtt`, the same protocol from an MQTT broker.
+ */
+export function ingestionModule(
+  deps: IngestionDeps & { logger: Logger; mqtt?: MqttIngestionOptions | undefined },
+): IngestionModule {
+  const statuses = new StatusRecorder(
+    (entries) => deps.cells.recordStatuses(entries),
+    (error) => deps.logger.error("Device status write failed", { error }),
+  );
+  let subscriber: MqttIngestion | null = null;
+  return {
+    name: "ingestion",
+    statuses,
+    get mqtt() {
+      return subscriber;
+    },
+    public: [{ prefix: "/ingest", routes: ingestionRoutes(deps, statuses) }],
+    async start() {
+      statuses.start();
+      if (deps.mqtt) subscriber = startMqttIngestion(deps, statuses, deps.mqtt);
+    },
+    async close() {
+      await subscriber?.close();
+      await statuses.stop();
+    },
+  };
 }

@@ -1,81 +1,83 @@
 /**
  * POST /ingest/v1/batches: the cell protocol of docs/ingestion-protocol.md. Size and content
- * type are checked before the body is read; the cell credential before it is parsed.
+ * type are checked before the body is read; the cell credential before it is parsed. This is
+ * the hottest route of the product (a utility of 5,000 cells sends 250 batches a second), so it
+ * reads the body in one piece and leaves device-status writes to the StatusRecorder.
  */
-import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
-import { ingestBatch, type IngestOutcome, type MeasurementStore } from "../../core/mod.ts";
+import { Hono, type MiddlewareHandler } from "hono";
+import type { MeasurementStore } from "../../core/mod.ts";
 import type { CellsService } from "../grid/mod.ts";
-import { type AppEnv, AppError, doc } from "../../kernel/mod.ts";
+import { type AppEnv, AppError, withDoc } from "../../kernel/mod.ts";
+import { receiveBatch } from "./receive.ts";
+import type { StatusRecorder } from "./status_recorder.ts";
 
 /** Largest accepted batch body. */
 export const MAX_BATCH_BYTES = 4 * 1024 * 1024;
-/**
- * A cell's device status (and its "last seen") is written when it changes, else at most this
- * often: one database write per batch of every cell would cost more than storing the batch.
- */
-export const STATUS_EVERY_MS = 60_000;
 
 export interface IngestionDeps {
-  cells: CellsService;
+  cells: Pick<CellsService, "authenticate" | "recordStatuses">;
   store: MeasurementStore;
   rawLifetimeDays: number;
   now?: () => number;
 }
 
+/** Reads at most MAX_BATCH_BYTES of a request body (413 beyond, before reading it whole). */
+async function readBody(req: Request): Promise<Uint8Array> {
+  const declared = req.headers.get("content-length");
+  if (declared !== null) {
+    if (!/^\d{1,10}$/.test(declared) || Number(declared) > MAX_BATCH_BYTES) {
+      throw new AppError("common.payloadTooLarge");
+    }
+    return new Uint8Array(await req.arrayBuffer());
+  }
+  // Chunked: counted while streaming.
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = req.body?.getReader();
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BATCH_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      throw new AppError("common.payloadTooLarge");
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return body;
+}
+
 /** Routes mounted at /ingest. */
-export function ingestionRoutes(deps: IngestionDeps): Hono<AppEnv> {
-  const now = deps.now ?? Date.now;
-  const recorded = new Map<string, { status: string; at: number }>();
-  const recordStatus = async (cellId: string, device: NonNullable<IngestOutcome["device"]>) => {
-    const status = JSON.stringify(device);
-    const at = now();
-    const last = recorded.get(cellId);
-    if (last && last.status === status && at - last.at < STATUS_EVERY_MS) return;
-    await deps.cells.recordStatus(cellId, device);
-    recorded.set(cellId, { status, at });
+export function ingestionRoutes(deps: IngestionDeps, statuses: StatusRecorder): Hono<AppEnv> {
+  const receive: MiddlewareHandler<AppEnv> = async (c) => {
+    const type = c.req.header("content-type") ?? "";
+    if (!/^application\/json\s*(;|$)/i.test(type)) {
+      throw new AppError("common.unsupportedMediaType");
+    }
+    const match = /^Bearer (\S+)$/i.exec(c.req.header("authorization") ?? "");
+    const cell = match?.[1] ? await deps.cells.authenticate(match[1]) : null;
+    if (!cell) throw new AppError("common.unauthorized");
+    const answer = await receiveBatch(
+      deps,
+      statuses,
+      cell,
+      await readBody(c.req.raw),
+      (error) => c.get("logger").error("Ingest storage failed", { cellId: cell.cellId, error }),
+    );
+    return c.json(answer.body, answer.status);
   };
+  // Documented on the handler itself: no extra middleware on the hottest route.
   return new Hono<AppEnv>().post(
     "/v1/batches",
-    doc({
+    withDoc(receive, {
       summary: "A cell's batch (its own bearer credential; docs/ingestion-protocol.md): " +
         "200 or 207 after the durable write",
     }),
-    bodyLimit({
-      maxSize: MAX_BATCH_BYTES,
-      onError: () => Promise.reject(new AppError("common.payloadTooLarge")),
-    }),
-    async (c) => {
-      const type = c.req.header("content-type") ?? "";
-      if (!/^application\/json\s*(;|$)/i.test(type)) {
-        throw new AppError("common.unsupportedMediaType");
-      }
-      const match = /^Bearer (\S+)$/i.exec(c.req.header("authorization") ?? "");
-      const cell = match?.[1] ? await deps.cells.authenticate(match[1]) : null;
-      if (!cell) throw new AppError("common.unauthorized");
-      let body: unknown;
-      try {
-        body = await c.req.json();
-      } catch {
-        throw new AppError("common.badRequest", { reason: "json" });
-      }
-      let outcome;
-      try {
-        outcome = await ingestBatch(deps.store, cell, body, {
-          now: now(),
-          rawLifetimeDays: deps.rawLifetimeDays,
-        });
-      } catch (error) {
-        // Nothing of the batch was committed: the cell keeps it and retries.
-        c.get("logger").error("Ingest storage failed", { cellId: cell.cellId, error });
-        throw new AppError("common.serviceUnavailable");
-      }
-      if (outcome.device && outcome.status !== 400) await recordStatus(cell.cellId, outcome.device);
-      const { accepted, duplicates, rejected } = outcome;
-      if (outcome.status === 400) {
-        throw new AppError("common.badRequest", { rejected });
-      }
-      return c.json({ accepted, duplicates, rejected }, outcome.status);
-    },
   );
 }

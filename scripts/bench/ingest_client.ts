@@ -43,7 +43,8 @@ async function post(baseUrl: string, credential: string, body: string) {
     headers: { "content-type": "application/json", authorization: `Bearer ${credential}` },
     body,
   });
-  const answer = await res.json() as { accepted?: number; duplicates?: number };
+  const answer = await res.json() as { accepted?: number; duplicates?: number; rejected?: unknown };
+  if (res.status === 207) console.error(`207: ${JSON.stringify(answer.rejected).slice(0, 500)}`);
   return { status: res.status, accepted: answer.accepted ?? 0, duplicates: answer.duplicates ?? 0 };
 }
 

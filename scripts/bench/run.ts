@@ -16,6 +16,7 @@ import { benchCompliance } from "./en50160.ts";
 import { benchGridPage } from "./grid_page.ts";
 import { benchGridStatus, benchGridStatusHttp, benchGridStatusServed } from "./grid_status.ts";
 import { benchIngestHttp } from "./ingest_http.ts";
+import { benchIngestMqtt } from "./ingest_mqtt.ts";
 import { comparisons } from "./lib/compare.ts";
 import { RssSampler } from "./lib/memory.ts";
 import { selectedSteps, sizesFor } from "./lib/options.ts";
@@ -84,6 +85,12 @@ try {
     });
   } else if (only.has("grid-status-http")) {
     await step("grid status over HTTP", () => benchGridStatusServed(`${dir}/platform`, sizes));
+  }
+  if (only.has("ingest-mqtt")) {
+    await step(
+      `MQTT ingest, ${sizes.ingestCells} cells`,
+      () => benchIngestMqtt(`${dir}/mqtt`, sizes),
+    );
   }
   if (only.has("grid-page")) {
     await step("grid-monitoring screen", () => benchGridPage(`${dir}/browser`, sizes));

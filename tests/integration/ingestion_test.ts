@@ -104,12 +104,15 @@ Deno.test({
         "the device status is written when it changes, not for every batch",
         async () => {
           const written: string[] = [];
-          const record = cells.recordStatus.bind(cells);
-          cells.recordStatus = (cellId, status, at) => {
-            written.push(String(status.gsm_signal));
-            return record(cellId, status, at);
+          const record = cells.recordStatuses.bind(cells);
+          cells.recordStatuses = (entries) => {
+            written.push(...entries.map((e) => String(e.status.gsm_signal)));
+            return record(entries);
           };
+          const { statuses } = platform.services.ingestion;
           try {
+            await statuses.flush();
+            written.length = 0;
             const next = (k: number, gsm: string) => ({
               device: { firmware: "2.4.1", gps_fix: "GPS_FIX", gsm_signal: gsm },
               measurements: [measurement(ts - 200_000 - k * 20_000, 1, "L1", 230)],
@@ -117,12 +120,18 @@ Deno.test({
             for (const [k, gsm] of [[1, "GOOD"], [2, "GOOD"], [3, "FAIR"], [4, "FAIR"]] as const) {
               assert.equal((await post(platform, credential, next(k, gsm))).status, 200);
             }
+            await statuses.flush();
             // The first batch's status was recorded before (same as now): only the change counts.
             assert.deepEqual(written, ["FAIR"]);
             assert.equal((await post(platform, credential, next(5, "GOOD"))).status, 200);
+            await statuses.flush();
             assert.deepEqual(written, ["FAIR", "GOOD"]);
+            const stored = (await cells.listFor(demoCustomer!.key, "INSTALLED"))
+              .find((c) => c.id === cell!.id);
+            assert.deepEqual([stored?.gsm_signal, stored?.firmware], ["GOOD", "2.4.1"]);
+            assert.ok(Date.now() - Date.parse(stored!.last_seen!) < 10_000, "last seen now");
           } finally {
-            cells.recordStatus = record;
+            cells.recordStatuses = record;
           }
         },
       );

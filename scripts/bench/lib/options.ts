@@ -93,6 +93,7 @@ export const realTimeFactor = (rowsPerSec: number, cells: number) =>
 /** The benchmark steps `--only` can name (comma-separated), in run order. */
 export const STEPS = [
   "ingest",
+  "ingest-mqtt",
   "grid-status-http",
   "grid-page",
   "appender",

@@ -42,6 +42,7 @@ export async function startBenchPlatform(
   dataDir: string,
   cellCount: number,
   browser?: { port: number; webDist: string },
+  env: Record<string, string> = {},
 ): Promise<BenchPlatform> {
   const publicUrl = browser ? `http://127.0.0.1:${browser.port}` : PUBLIC_URL;
   const config = loadConfig({
@@ -51,6 +52,7 @@ export async function startBenchPlatform(
     DEMO_SEED: "true",
     SIMULATOR: "false",
     ...(browser ? { WEB_DIST: browser.webDist } : {}),
+    ...env,
   });
   const platform = await startPlatform(config, createLogger("error"));
   const server = Deno.serve(
