@@ -27,6 +27,15 @@ export const LINE_PHASES = ["L1", "L2", "L3"] as const;
 export const PHASES = [...LINE_PHASES, "N"] as const;
 export type Phase = (typeof PHASES)[number];
 
+/**
+ * Whether a feeder shows at MV: an MV line, or a transformer with MV voltage estimation (its
+ * values are estimated on the MV side). Every other feeder shows at LV.
+ */
+export function isMvFeeder(feeder: { type: string; parameters: Record<string, unknown> }): boolean {
+  return feeder.type === "MV_LINE" ||
+    (feeder.type === "TRANSFORMER" && feeder.parameters.mvVoltageEstimation === true);
+}
+
 const state = z.enum(GRID_STATES);
 const linePhase = z.enum(LINE_PHASES);
 const phase = z.enum(PHASES);
