@@ -12,7 +12,7 @@ export const SOFT_TONE: Readonly<Record<Tone, string>> = {
   ok: "bg-state-ok-soft text-state-ok",
   warning: "bg-state-warning-soft text-state-warning",
   critical: "bg-state-critical-soft text-state-critical",
-  neutral: "bg-accent text-accent-foreground",
+  neutral: "bg-state-offline-soft text-state-offline",
 };
 
 /** Bordered soft panel with plain text (notices); the icon carries the tone's colour. */
