@@ -334,13 +334,28 @@ export class Aggregator {
            AND e.end_ts >= make_timestamp(${from})`,
       )).getRows() as [number][]).map(([id]) => id),
     );
+    const columns = acc.columns(slot, (id) => flagged.has(id), work.changed ?? undefined);
+    if (work.changed === null && !conditions.length) {
+      // The slot's first close, nothing recomputed in SQL: none of its rows exist yet, so the
+      // sums go straight into the table (no staging, no DELETE).
+      await c.run("BEGIN TRANSACTION");
+      try {
+        const direct = await c.createAppender("agg_10min");
+        appendColumns(direct, columns, columns[0]!.data.length);
+        direct.closeSync();
+        await c.run("COMMIT");
+      } catch (error) {
+        await c.run("ROLLBACK").catch(() => undefined);
+        throw error;
+      }
+      return;
+    }
     if (!this.#stage) {
       await c.run("CREATE TEMP TABLE IF NOT EXISTS agg_stage AS SELECT * FROM agg_10min LIMIT 0");
       this.#stage = true;
     }
     await c.run("DELETE FROM agg_stage");
     const appender = await c.createAppender("agg_stage", "main", "temp");
-    const columns = acc.columns(slot, (id) => flagged.has(id), work.changed ?? undefined);
     appendColumns(appender, columns, columns[0]!.data.length);
     appender.closeSync();
     // Rows a recomputation above wrote for the same series are replaced (same values). A plain
