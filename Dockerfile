@@ -10,7 +10,9 @@ RUN npx vite build --config web/vite.config.ts && npm prune --omit=dev --no-audi
 
 FROM node:22-bookworm-slim
 WORKDIR /app
-ENV PORT=8080 DATA_DIR=/data NODE_ENV=production
+# A production image starts empty: no demo utility, no simulated cells (docker run -e DEMO_SEED=true
+# for a demonstration).
+ENV PORT=8080 DATA_DIR=/data NODE_ENV=production DEMO_SEED=false
 COPY --from=build /app /app
 RUN mkdir -p /data && chown node:node /data
 USER node

@@ -31,6 +31,7 @@ import {
   tenant,
   type TenantDirectory,
   type TokenVerifier,
+  type WebConfig,
 } from "./kernel/mod.ts";
 import { usersModule } from "./modules/users/mod.ts";
 import type { CustomersService } from "./modules/customers/mod.ts";
@@ -160,17 +161,19 @@ export async function startPlatform(
   const app = createHttpApp(logger);
   app.get("/health", (c) => c.json({ status: "ok", version: pkg.version }));
   app.get("/config.json", (c) =>
-    c.json({
-      appName: APP_NAME,
-      version: pkg.version,
-      vendorUrl: "https://github.com/",
-      oidc: identity.web,
-      defaultStartPage: "/data-export",
-      defaultStartPageKey: "hes:data-export",
-      appsOpenToAll: ["user-settings", "app:api-doc"],
-      helpBaseUrl: "/help",
-      sessionInactivityMinutes: config.sessionInactivityMinutes,
-    }));
+    c.json(
+      {
+        appName: APP_NAME,
+        version: pkg.version,
+        vendorUrl: "https://github.com/",
+        oidc: identity.web,
+        defaultStartPage: "/data-export",
+        defaultStartPageKey: "hes:data-export",
+        appsOpenToAll: ["user-settings", "app:api-doc"],
+        helpBaseUrl: "/help",
+        sessionInactivityMinutes: config.sessionInactivityMinutes,
+      } satisfies WebConfig,
+    ));
   mountModules(app, modules, identity.verifier, customers.service.tenants);
   app.use("*", serveWebApp(config.webDist, API_PREFIXES));
   for (const module of modules) await module.start?.();

@@ -6,6 +6,7 @@ import type { MiddlewareHandler } from "hono";
 import { errors as joseErrors, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from "jose";
 import { AppError } from "./errors.ts";
 import type { AppEnv } from "./http.ts";
+import { withDoc } from "./openapi.ts";
 
 /** The user roles of spec 6, lowest first. */
 export const ROLES = ["user", "admin", "super-user", "super-admin"] as const;
@@ -112,23 +113,23 @@ export function createJwtVerifier(opts: {
 
 /** Middleware: requires a valid bearer token and stores the principal in the context. */
 export function requireAuth(verifier: TokenVerifier): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  return withDoc<MiddlewareHandler<AppEnv>>(async (c, next) => {
     const header = c.req.header("authorization") ?? "";
     const match = /^Bearer ([A-Za-z0-9._~+/=-]+)$/i.exec(header);
     if (!match?.[1]) throw new AppError("common.unauthorized", { reason: "missing" });
     c.set("principal", await verifier.verify(match[1]));
     await next();
-  };
+  }, { auth: true });
 }
 
 /** Middleware: requires some role for `key` (or the admin role when `admin` is set). */
 export function requireApp(key: string, opts: { admin?: boolean } = {}): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+  return withDoc<MiddlewareHandler<AppEnv>>(async (c, next) => {
     const p = c.get("principal");
     const allowed = opts.admin
       ? isAppAdmin(p.appsRoles, key) || p.role === "super-admin"
       : holdsKey(p.appsRoles, key);
     if (!allowed) throw new AppError("common.forbidden", { key });
     await next();
-  };
+  }, { access: { key, admin: opts.admin ?? false } });
 }

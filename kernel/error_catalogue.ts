@@ -136,26 +136,8 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = Object.freeze([
   { code: 609, key: "users.emailExists", status: 409 },
   { code: 611, key: "users.passwordRuleBroken", status: 422 },
 
-  // Global settings (no spec number): params.field names the field, params.issues lists all.
-  { key: "settings.required", status: 422 },
-  { key: "settings.tooLong", status: 422 }, // params: count
-  { key: "settings.invalidValue", status: 422 },
-  { key: "settings.invalidChoice", status: 422 },
-  { key: "settings.number", status: 422 },
-  { key: "settings.integer", status: 422 },
-  { key: "settings.decimals", status: 422 }, // params: count
-  { key: "settings.outOfRange", status: 422 }, // params: min, max
-  { key: "settings.invalidEmail", status: 422 },
-  { key: "settings.invalidPhone", status: 422 },
-  { key: "settings.invalidCountry", status: 422 },
-  { key: "settings.invalidTimezone", status: 422 },
-  { key: "settings.languageRequired", status: 422 },
-  { key: "settings.defaultLanguageRequired", status: 422 },
-  { key: "settings.defaultLanguageNotAvailable", status: 422 },
-  { key: "settings.invalidDomain", status: 422 }, // params: domain
-  { key: "settings.domainRequired", status: 422 },
-  { key: "settings.tooManyDomains", status: 422 }, // params: count
-  { key: "settings.defaultApplicationsRequired", status: 422 },
+  // Global settings (no spec number). The field rules (settings.required, .tooLong, ...) are
+  // message keys of common.validation issues (modules/customers/settings_rules.ts).
   { key: "settings.applicationsSuperAdminOnly", status: 403 },
   { key: "settings.logoTooLarge", status: 413 },
   { key: "settings.logoNotImage", status: 415 },

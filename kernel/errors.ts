@@ -2,14 +2,10 @@
  * AppError: the one error type that crosses the HTTP boundary. It names a catalogue entry by
  * key or numeric code; the HTTP status and texts come from the catalogue.
  */
+import type { ErrorBody, FieldIssue } from "./contract.ts";
 import { type CatalogueEntry, findByCode, findByKey } from "./error_catalogue.ts";
 
-/** The JSON body of every API error. */
-export interface ErrorBody {
-  code?: number;
-  key: string;
-  params: Record<string, unknown>;
-}
+export type { ErrorBody, FieldIssue };
 
 /** A user-facing error from the catalogue. `params` fill the message's placeholders. */
 export class AppError extends Error {
@@ -55,17 +51,6 @@ const STATUS_KEYS: Record<number, string> = {
   500: "common.internal",
   503: "common.serviceUnavailable",
 };
-
-/**
- * One field error of a `common.validation` answer: the field's path (`feeders.2.name`), the
- * message key of its text (namespace `errors`, e.g. `validation.nameTooLong`) and the
- * placeholders of that text. The one shape every module answers and the web parses.
- */
-export interface FieldIssue {
-  path: string;
-  key: string;
-  params: Record<string, unknown>;
-}
 
 /** A `common.validation` error (400) listing field errors. */
 export function validationError(issues: FieldIssue[]): AppError {

@@ -7,8 +7,10 @@ import { HTTPException } from "hono/http-exception";
 import type { ZodType } from "zod";
 import { zValidator } from "@hono/zod-validator";
 import type { Principal } from "./auth.ts";
-import { AppError, bodyForStatus } from "./errors.ts";
+import { AppError, bodyForStatus, validationError } from "./errors.ts";
+import { fieldIssues } from "./field_issues.ts";
 import type { Logger } from "./logger.ts";
+import { withDoc } from "./openapi.ts";
 import type { Tenant } from "./tenant.ts";
 
 /**
@@ -126,18 +128,17 @@ export function applySecurityHeaders(headers: Headers): void {
   headers.set("Permissions-Policy", "geolocation=(), camera=(), microphone=()");
 }
 
-/** zod validation for a request part; failures become `common.validation` with the issues. */
+/**
+ * zod validation of a request part with a contract's schema. A failure answers 400
+ * `common.validation` with the field errors `{path, key, params}` (kernel/field_issues.ts);
+ * the schema is also what the OpenAPI document shows for the part.
+ */
 export function validate<T extends ZodType, Target extends "json" | "query" | "param">(
   target: Target,
   schema: T,
 ) {
-  return zValidator(target, schema, (result) => {
-    if (!result.success) {
-      const issues = result.error.issues.map((i) => ({
-        path: i.path.join("."),
-        message: i.message,
-      }));
-      throw new AppError("common.validation", { issues });
-    }
+  const middleware = zValidator(target, schema, (result) => {
+    if (!result.success) throw validationError(fieldIssues(result.error.issues, result.data));
   });
+  return withDoc(middleware, { [target]: schema });
 }

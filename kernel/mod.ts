@@ -39,6 +39,16 @@ export {
   createHttpApp,
   validate,
 } from "./http.ts";
+export { fieldIssues } from "./field_issues.ts";
+export type { WebConfig } from "./contract.ts";
+export {
+  type ApiRoute,
+  doc,
+  openApiDocument,
+  type RouteDocPart,
+  routeDocs,
+  withDoc,
+} from "./openapi.ts";
 export { API_PREFIXES, type ApiPrefix, isApiPath } from "./api_prefixes.ts";
 export { type Mount, type PlatformModule } from "./module.ts";
 export { CUSTOMER_HEADER, type Tenant, tenant, type TenantDirectory } from "./tenant.ts";

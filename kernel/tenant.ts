@@ -9,11 +9,11 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { isSuperRole } from "./auth.ts";
+import { CUSTOMER_HEADER } from "./contract.ts";
 import { AppError } from "./errors.ts";
 import type { AppEnv } from "./http.ts";
 
-/** The header with which a super role names the customer it acts on. */
-export const CUSTOMER_HEADER = "X-Customer";
+export { CUSTOMER_HEADER } from "./contract.ts";
 
 /** The customer a request acts on. */
 export interface Tenant {

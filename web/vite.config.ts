@@ -5,6 +5,7 @@
  */
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
+import { existsSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import { API_PREFIXES } from "../kernel/api_prefixes.ts";
@@ -13,6 +14,22 @@ import { basemap } from "./basemap-plugin.ts";
 const webDir = fileURLToPath(new URL(".", import.meta.url));
 const repoDir = fileURLToPath(new URL("..", import.meta.url));
 const backend = process.env.GRIDWATCH_BACKEND ?? "http://localhost:8080";
+
+/**
+ * What the web app may read outside web/: the modules' contracts, the kernel's contract, the
+ * pure rule files the forms use as they are, and the server's error texts. The lint plugin's
+ * `web-boundaries` rule names the same files (scripts/lint/boundaries_plugin.ts).
+ */
+const serverFiles = [
+  ...readdirSync(`${repoDir}modules`)
+    .map((name) => `${repoDir}modules/${name}/contract.ts`)
+    .filter((path) => existsSync(path)),
+  `${repoDir}kernel/contract.ts`,
+  `${repoDir}kernel/i18n`,
+  `${repoDir}modules/users/password_policy.ts`,
+  `${repoDir}modules/grid/validation.ts`,
+  `${repoDir}modules/customers/settings_rules.ts`,
+];
 
 /** Vendor groups for libraries used by the shell itself; feature-only libraries stay lazy. */
 const VENDOR_GROUPS: { name: string; test: RegExp }[] = [
@@ -47,6 +64,10 @@ export default defineConfig({
     sourcemap: true,
     chunkSizeWarningLimit: 400,
     rolldownOptions: {
+      // The contracts (modules/*/contract.ts) build zod schemas at the top level; the screens
+      // that only read their constants or types need none of them. Calls on `z` have no side
+      // effect but registering an id for the OpenAPI document, which the browser never reads.
+      treeshake: { manualPureFunctions: ["z"] },
       output: {
         codeSplitting: {
           groups: VENDOR_GROUPS.map((group) => ({ ...group, priority: 10 })),
@@ -56,20 +77,7 @@ export default defineConfig({
   },
   server: {
     port: 5173,
-    fs: {
-      // The server's error texts (kernel/i18n/<lang>/errors.json) are imported as the
-      // `errors` namespace.
-      // The pure rule files of the server are used by the forms as they are: the password
-      // policy, the grid setup limits and the global settings limits.
-      allow: [
-        webDir,
-        `${repoDir}kernel/i18n`,
-        `${repoDir}modules/users/password_policy.ts`,
-        `${repoDir}modules/grid/validation.ts`,
-        `${repoDir}modules/customers/settings_rules.ts`,
-        `${repoDir}node_modules`,
-      ],
-    },
+    fs: { allow: [webDir, ...serverFiles, `${repoDir}node_modules`] },
     proxy: serverProxy,
   },
   preview: {

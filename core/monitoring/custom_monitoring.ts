@@ -1,14 +1,8 @@
 /**
- * Custom monitoring of fast current changes: durations, start rules, trigger detection and the
+ * Custom monitoring of fast current changes: start rules, trigger detection and the
  * read of a request's window, and the node history of the grid-monitoring screen. Re-exported
  * by `core/mod.ts`.
  */
-export {
-  AUTOMATIC_DURATIONS_MIN,
-  isAllowedDuration,
-  MANUAL_DURATIONS_MIN,
-  type RequestKind,
-} from "./custom_durations.ts";
 export {
   checkStart,
   checkTriggerEnable,
@@ -17,6 +11,7 @@ export {
   endOf,
   isRunning,
   monthStart,
+  type RequestKind,
   type RunningRequest,
   type StartCheck,
   type TriggerOutcome,

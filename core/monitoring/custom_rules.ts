@@ -4,7 +4,9 @@
  * Pure: the caller reads the running requests and counts inside its transaction and passes them.
  */
 import { AppError } from "../../kernel/mod.ts";
-import type { RequestKind } from "./custom_durations.ts";
+
+/** How a custom monitoring request started (its durations: modules/monitoring/contract.ts). */
+export type RequestKind = "MANUAL" | "AUTOMATIC";
 
 /** Counted limits; both are configurable per installation. */
 export interface CustomMonitoringLimits {

@@ -1,34 +1,8 @@
-/** The customer as the API shows it, and its mapping from a row. */
+/** The customer's mapping from a row to its API shape (contract.ts). */
+import type { CustomerDto } from "./contract.ts";
 import type { CustomerRow } from "./schema.ts";
 
-/** The customer as the API shows it (spec 3 fields plus settings the shell needs). */
-export interface CustomerDto {
-  key: string;
-  auth_connection_name: string;
-  name: string;
-  default_language: string | null;
-  available_languages: string[];
-  default_map_zoom_level: number | null;
-  default_lv_nominal_voltage: string | null;
-  default_mv_nominal_voltage: number | null;
-  default_frequency: number;
-  default_timezone: string;
-  default_date_format: string;
-  default_time_format: string;
-  default_number_format: string;
-  country: string;
-  map_center: { lat: number; lng: number };
-  applications: string[];
-  authorized_email_domains: string[];
-  /** ETag of the logo (GET /csm/customers/{cid}/logo); null when none is set. Always sent. */
-  logo_etag?: string | null;
-  /** Warning thresholds in percent of nominal (spec 2.8). */
-  warning_thresholds: {
-    overvoltage_pct: number;
-    undervoltage_pct: number;
-    overcurrent_pct: number;
-  };
-}
+export type { CustomerDto };
 
 /** Maps a row to its API shape. */
 export function toDto(row: CustomerRow): CustomerDto {

@@ -8,13 +8,10 @@ import type { Db, PlatformModule } from "../../kernel/mod.ts";
 import { customerRoutes } from "./routes.ts";
 import { CustomersService } from "./service.ts";
 
-export { type CustomerDto, CustomersService } from "./service.ts";
+export { CustomersService } from "./service.ts";
+export type { CustomerDto, CustomerSettingsDto, GridMonitoringSettingsDto } from "./contract.ts";
 export type { NewCustomerRow } from "./schema.ts";
-export type {
-  CustomerSettingsDto,
-  CustomerSettingsService,
-  GridMonitoringSettingsDto,
-} from "./settings_service.ts";
+export type { CustomerSettingsService } from "./settings_service.ts";
 export type { TenantCache } from "./tenants.ts";
 
 /** The customers module: the facade other modules read and the /csm routes. */

@@ -1,6 +1,15 @@
 /** The csm calls of spec 7 and the settings calls (docs/contracts.md, "Settings calls"). */
 import { Hono } from "hono";
-import { type AppEnv, AppError, requireApp } from "../../kernel/mod.ts";
+import { z } from "zod";
+import { type AppEnv, AppError, doc, requireApp, validate } from "../../kernel/mod.ts";
+import {
+  customerDto,
+  customerSettingsDto,
+  gridMonitoringSettingsDto,
+  logoInfoDto,
+  settingsInput,
+  thresholdsInput,
+} from "./contract.ts";
 import { MAX_LOGO_BYTES } from "./logo_image.ts";
 import type { CustomersService } from "./service.ts";
 
@@ -8,14 +17,6 @@ const settingsAdmin = requireApp("hes:cm", { admin: true });
 const monitoringAdmin = requireApp("app:grid-monitoring", { admin: true });
 /** Room for the multipart envelope around a 3 MB file. */
 const MULTIPART_SLACK = 64 * 1024;
-
-async function jsonBody(req: Request): Promise<unknown> {
-  try {
-    return await req.json();
-  } catch {
-    throw new AppError("common.badRequest", { reason: "json" });
-  }
-}
 
 /** Reads at most `limit` bytes of a body: Content-Length first, then while streaming. */
 async function readLimited(req: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
@@ -66,49 +67,94 @@ async function logoUpload(req: Request): Promise<Uint8Array> {
 export function customerRoutes(service: CustomersService): Hono<AppEnv> {
   const settings = service.settings;
   return new Hono<AppEnv>()
-    .get("/customers", async (c) => c.json(await service.listFor(c.get("principal"))))
+    .get(
+      "/customers",
+      doc({ summary: "The caller's customer; every customer for super roles", answer: customers }),
+      async (c) => c.json(await service.listFor(c.get("principal"))),
+    )
     .get(
       "/customers/:cid",
+      doc({ summary: "One customer (404 for a foreign or unknown id)", answer: customerDto }),
       async (c) => c.json(await service.getFor(c.get("principal"), c.req.param("cid"))),
     )
-    .get("/customers/:cid/settings", settingsAdmin, async (c) => {
-      return c.json(await settings.get(c.get("principal"), c.req.param("cid")));
-    })
-    .put("/customers/:cid/settings", settingsAdmin, async (c) => {
-      const body = await jsonBody(c.req.raw);
-      return c.json(await settings.update(c.get("principal"), c.req.param("cid"), body));
-    })
-    .get("/customers/:cid/grid-monitoring-settings", monitoringAdmin, async (c) => {
-      return c.json(await settings.gridMonitoring(c.get("principal"), c.req.param("cid")));
-    })
-    .put("/customers/:cid/grid-monitoring-settings", monitoringAdmin, async (c) => {
-      const body = await jsonBody(c.req.raw);
-      return c.json(
-        await settings.updateGridMonitoring(c.get("principal"), c.req.param("cid"), body),
-      );
-    })
-    .put("/customers/:cid/logo", settingsAdmin, async (c) => {
-      const principal = c.get("principal");
-      const cid = c.req.param("cid");
-      await settings.get(principal, cid); // 404 for a foreign customer before reading the body
-      return c.json(await settings.putLogo(principal, cid, await logoUpload(c.req.raw)));
-    })
-    .get("/customers/:cid/logo", async (c) => {
-      const logo = await settings.logo(c.get("principal"), c.req.param("cid"));
-      const etag = `"${logo.etag}"`;
-      const headers = { ETag: etag, "Cache-Control": "private, no-cache" };
-      const match = c.req.header("if-none-match");
-      if (match?.split(",").some((t) => t.trim().replace(/^W\//, "") === etag)) {
-        return c.body(null, 304, headers);
-      }
-      return c.body(logo.data as Uint8Array<ArrayBuffer>, 200, {
-        ...headers,
-        "Content-Type": logo.contentType,
-        "Content-Disposition": "inline",
-      });
-    })
-    .delete("/customers/:cid/logo", settingsAdmin, async (c) => {
-      await settings.deleteLogo(c.get("principal"), c.req.param("cid"));
-      return c.body(null, 204);
-    });
+    .get(
+      "/customers/:cid/settings",
+      settingsAdmin,
+      doc({ summary: "Global settings of a customer", answer: customerSettingsDto }),
+      async (c) => c.json(await settings.get(c.get("principal"), c.req.param("cid"))),
+    )
+    .put(
+      "/customers/:cid/settings",
+      settingsAdmin,
+      validate("json", settingsInput),
+      doc({ summary: "Replaces the global settings", answer: customerSettingsDto }),
+      async (c) => {
+        const input = c.req.valid("json");
+        return c.json(await settings.update(c.get("principal"), c.req.param("cid"), input));
+      },
+    )
+    .get(
+      "/customers/:cid/grid-monitoring-settings",
+      monitoringAdmin,
+      doc({
+        summary: "Warning thresholds and nominal voltages",
+        answer: gridMonitoringSettingsDto,
+      }),
+      async (c) => c.json(await settings.gridMonitoring(c.get("principal"), c.req.param("cid"))),
+    )
+    .put(
+      "/customers/:cid/grid-monitoring-settings",
+      monitoringAdmin,
+      validate("json", thresholdsInput),
+      doc({ summary: "Replaces the warning thresholds", answer: gridMonitoringSettingsDto }),
+      async (c) => {
+        const input = c.req.valid("json");
+        const cid = c.req.param("cid");
+        return c.json(await settings.updateGridMonitoring(c.get("principal"), cid, input));
+      },
+    )
+    .put(
+      "/customers/:cid/logo",
+      settingsAdmin,
+      doc({ summary: "Stores the logo (JPEG or PNG, at most 3 MB)", answer: logoInfoDto }),
+      async (c) => {
+        const principal = c.get("principal");
+        const cid = c.req.param("cid");
+        await settings.get(principal, cid); // 404 for a foreign customer before reading the body
+        return c.json(await settings.putLogo(principal, cid, await logoUpload(c.req.raw)));
+      },
+    )
+    .get(
+      "/customers/:cid/logo",
+      doc({
+        summary: "The logo image (ETag, 304 when unchanged)",
+        answer: z.string().meta({ format: "binary" }),
+        contentType: "image/*",
+      }),
+      async (c) => {
+        const logo = await settings.logo(c.get("principal"), c.req.param("cid"));
+        const etag = `"${logo.etag}"`;
+        const headers = { ETag: etag, "Cache-Control": "private, no-cache" };
+        const match = c.req.header("if-none-match");
+        if (match?.split(",").some((t) => t.trim().replace(/^W\//, "") === etag)) {
+          return c.body(null, 304, headers);
+        }
+        return c.body(logo.data as Uint8Array<ArrayBuffer>, 200, {
+          ...headers,
+          "Content-Type": logo.contentType,
+          "Content-Disposition": "inline",
+        });
+      },
+    )
+    .delete(
+      "/customers/:cid/logo",
+      settingsAdmin,
+      doc({ summary: "Removes the logo", status: 204 }),
+      async (c) => {
+        await settings.deleteLogo(c.get("principal"), c.req.param("cid"));
+        return c.body(null, 204);
+      },
+    );
 }
+
+const customers = z.array(customerDto);

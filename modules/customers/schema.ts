@@ -19,7 +19,11 @@ export const customers = customersSchema.table("customers", {
   availableLanguages: text("available_languages").array().notNull(),
   defaultMapZoomLevel: integer("default_map_zoom_level"),
   defaultLvNominalVoltage: text("default_lv_nominal_voltage"),
-  defaultMvNominalVoltage: numeric("default_mv_nominal_voltage", { mode: "number" }),
+  defaultMvNominalVoltage: numeric("default_mv_nominal_voltage", {
+    mode: "number",
+    precision: 8,
+    scale: 2,
+  }),
   defaultFrequency: integer("default_frequency").notNull(),
   defaultTimezone: text("default_timezone").notNull(),
   defaultDateFormat: text("default_date_format").notNull(),
@@ -30,11 +34,23 @@ export const customers = customersSchema.table("customers", {
   mapCenterLng: doublePrecision("map_center_lng").notNull(),
   applications: text("applications").array().notNull(),
   authorizedEmailDomains: text("authorized_email_domains").array().notNull(),
-  overvoltageThresholdPct: numeric("overvoltage_threshold_pct", { mode: "number" }).notNull()
+  overvoltageThresholdPct: numeric("overvoltage_threshold_pct", {
+    mode: "number",
+    precision: 5,
+    scale: 2,
+  }).notNull()
     .default(10),
-  undervoltageThresholdPct: numeric("undervoltage_threshold_pct", { mode: "number" }).notNull()
+  undervoltageThresholdPct: numeric("undervoltage_threshold_pct", {
+    mode: "number",
+    precision: 5,
+    scale: 2,
+  }).notNull()
     .default(10),
-  overcurrentThresholdPct: numeric("overcurrent_threshold_pct", { mode: "number" }).notNull()
+  overcurrentThresholdPct: numeric("overcurrent_threshold_pct", {
+    mode: "number",
+    precision: 6,
+    scale: 2,
+  }).notNull()
     .default(100),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   street: text("street"),

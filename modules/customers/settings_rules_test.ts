@@ -1,5 +1,18 @@
 import assert from "node:assert/strict";
-import { isCountry, isTimeZone, readSettings, readThresholds } from "./settings_rules.ts";
+import { fieldIssues } from "../../kernel/mod.ts";
+import { isCountry, isTimeZone, settingsInput, thresholdsInput } from "./settings_rules.ts";
+import type { z } from "zod";
+
+/** The value of a valid body, the field errors of an invalid one. */
+function read<S extends z.ZodType>(schema: S, body: unknown) {
+  const result = schema.safeParse(body);
+  return result.success ? { value: result.data as z.output<S>, issues: [] } : {
+    value: undefined as unknown as z.output<S>,
+    issues: fieldIssues(result.error.issues, body),
+  };
+}
+const readSettings = (body: unknown) => read(settingsInput, body);
+const readThresholds = (body: unknown) => read(thresholdsInput, body);
 
 /** A body that breaks no rule. */
 function validSettings(): Record<string, unknown> {
@@ -31,9 +44,9 @@ function validSettings(): Record<string, unknown> {
 }
 
 const keysOf = (body: Record<string, unknown>) =>
-  readSettings(body).issues.map((i) => `${i.field}:${i.key}`);
+  readSettings(body).issues.map((i) => `${i.path}:${i.key}`).sort();
 
-Deno.test("readSettings() accepts a complete valid body and normalises it", () => {
+Deno.test("settingsInput accepts a complete valid body and normalises it", () => {
   const { value, issues } = readSettings({
     ...validSettings(),
     name: "  EW Demo AG ",
@@ -47,7 +60,7 @@ Deno.test("readSettings() accepts a complete valid body and normalises it", () =
   assert.equal(value.applications, undefined);
 });
 
-Deno.test("readSettings() refuses texts over 250 characters and a missing name", () => {
+Deno.test("settingsInput refuses texts over 250 characters and a missing name", () => {
   assert.deepEqual(keysOf({ ...validSettings(), city: "x".repeat(251) }), [
     "city:settings.tooLong",
   ]);
@@ -55,7 +68,7 @@ Deno.test("readSettings() refuses texts over 250 characters and a missing name",
   assert.deepEqual(keysOf({ ...validSettings(), name: "  " }), ["name:settings.required"]);
 });
 
-Deno.test("readSettings() applies the language rules of spec 5", () => {
+Deno.test("settingsInput applies the language rules of spec 5", () => {
   assert.deepEqual(keysOf({ ...validSettings(), available_languages: [] }), [
     "available_languages:settings.languageRequired",
     "default_language:settings.defaultLanguageNotAvailable",
@@ -71,7 +84,7 @@ Deno.test("readSettings() applies the language rules of spec 5", () => {
   ]);
 });
 
-Deno.test("readSettings() allows only the LV pairs of spec 9 and 50 or 60 Hz", () => {
+Deno.test("settingsInput allows only the LV pairs of spec 9 and 50 or 60 Hz", () => {
   assert.deepEqual(keysOf({ ...validSettings(), default_lv_nominal_voltage: "230/415" }), [
     "default_lv_nominal_voltage:settings.invalidChoice",
   ]);
@@ -81,7 +94,7 @@ Deno.test("readSettings() allows only the LV pairs of spec 9 and 50 or 60 Hz", (
   ]);
 });
 
-Deno.test("readSettings() checks ranges, integers and 2 decimals", () => {
+Deno.test("settingsInput checks ranges, integers and 2 decimals", () => {
   assert.deepEqual(keysOf({ ...validSettings(), default_map_zoom_level: 4 }), [
     "default_map_zoom_level:settings.outOfRange",
   ]);
@@ -105,7 +118,7 @@ Deno.test("readSettings() checks ranges, integers and 2 decimals", () => {
   ]);
 });
 
-Deno.test("readSettings() validates time zone, country, formats, e-mail, phone and domains", () => {
+Deno.test("settingsInput validates time zone, country, formats, e-mail, phone and domains", () => {
   assert.deepEqual(keysOf({ ...validSettings(), default_timezone: "Europe/Lucerne" }), [
     "default_timezone:settings.invalidTimezone",
   ]);
@@ -128,7 +141,7 @@ Deno.test("readSettings() validates time zone, country, formats, e-mail, phone a
   ]);
 });
 
-Deno.test("readSettings() keeps the default app keys in the applications", () => {
+Deno.test("settingsInput keeps the default app keys in the applications", () => {
   assert.deepEqual(keysOf({ ...validSettings(), applications: ["app:grid-monitoring"] }), [
     "applications:settings.defaultApplicationsRequired",
   ]);
@@ -138,11 +151,11 @@ Deno.test("readSettings() keeps the default app keys in the applications", () =>
   );
 });
 
-Deno.test("readThresholds() refuses thresholds outside their ranges", () => {
+Deno.test("thresholdsInput refuses thresholds outside their ranges", () => {
   const { issues } = readThresholds({
     warning_thresholds: { overvoltage_pct: 25, undervoltage_pct: 10.555, overcurrent_pct: 40 },
   });
-  assert.deepEqual(issues.map((i) => [i.field, i.key, i.params]), [
+  assert.deepEqual(issues.map((i) => [i.path, i.key, i.params]), [
     ["warning_thresholds.overvoltage_pct", "settings.outOfRange", { min: 1, max: 20 }],
     ["warning_thresholds.undervoltage_pct", "settings.decimals", { count: 2 }],
     ["warning_thresholds.overcurrent_pct", "settings.outOfRange", { min: 50, max: 200 }],

@@ -6,43 +6,24 @@
  */
 import { eq } from "drizzle-orm";
 import { AppError, type Db, isSuperRole, type Principal } from "../../kernel/mod.ts";
+import type {
+  CustomerSettingsDto,
+  GridMonitoringSettingsDto,
+  LogoInfoDto,
+  SettingsInput,
+  ThresholdsInput,
+} from "./contract.ts";
+import { toDto } from "./dto.ts";
 import { inspectImage, MAX_LOGO_BYTES, MAX_LOGO_SIDE } from "./logo_image.ts";
 import { type CustomerRow, customers, logos } from "./schema.ts";
-import { type CustomerDto, toDto } from "./dto.ts";
-import {
-  readSettings,
-  readThresholds,
-  type SettingsIssue,
-  type WarningThresholds,
-} from "./settings_rules.ts";
 
-/** The settings as GET and PUT answer them: the customer plus the settings-only fields. */
-export interface CustomerSettingsDto extends CustomerDto {
-  street: string | null;
-  postcode: string | null;
-  city: string | null;
-  technical_contact: { name: string | null; email: string | null; phone: string | null };
-  logo: { content_type: string; width: number; height: number; size: number } | null;
-  updated_at: string | null;
-}
-
-/** The grid monitoring settings (spec 2.1 /grid-monitoring-settings). */
-export interface GridMonitoringSettingsDto {
-  warning_thresholds: WarningThresholds;
-  default_lv_nominal_voltage: string | null;
-  default_mv_nominal_voltage: number | null;
-}
+export type { CustomerSettingsDto, GridMonitoringSettingsDto };
 
 /** A stored logo, ready to be served. */
 export interface LogoFile {
   contentType: string;
   etag: string;
   data: Uint8Array;
-}
-
-function refuse(issues: SettingsIssue[]): never {
-  const [first] = issues;
-  throw new AppError(first!.key, { field: first!.field, ...first!.params, issues });
 }
 
 async function etagOf(data: Uint8Array): Promise<string> {
@@ -64,11 +45,9 @@ export class CustomerSettingsService {
     return await this.#dto(await this.#row(principal, key, "read"));
   }
 
-  /** Replaces the settings after checking every rule; nothing is written when one fails. */
-  async update(principal: Principal, key: string, body: unknown): Promise<CustomerSettingsDto> {
+  /** Replaces the settings (checked by the route with `settingsInput`). */
+  async update(principal: Principal, key: string, v: SettingsInput): Promise<CustomerSettingsDto> {
     const row = await this.#row(principal, key, "write");
-    const { value: v, issues } = readSettings(body);
-    if (issues.length) refuse(issues);
     const apps = v.applications;
     const appsChanged = apps !== undefined &&
       [...apps].sort().join() !== [...row.applications].sort().join();
@@ -117,11 +96,10 @@ export class CustomerSettingsService {
   async updateGridMonitoring(
     principal: Principal,
     key: string,
-    body: unknown,
+    input: ThresholdsInput,
   ): Promise<GridMonitoringSettingsDto> {
     const row = await this.#row(principal, key, "write");
-    const { value, issues } = readThresholds(body);
-    if (issues.length) refuse(issues);
+    const value = input.warning_thresholds;
     const [updated] = await this.db.update(customers).set({
       overvoltageThresholdPct: value.overvoltage_pct,
       undervoltageThresholdPct: value.undervoltage_pct,
@@ -133,7 +111,7 @@ export class CustomerSettingsService {
   }
 
   /** Stores a logo after checking its size and content. */
-  async putLogo(principal: Principal, key: string, data: Uint8Array) {
+  async putLogo(principal: Principal, key: string, data: Uint8Array): Promise<LogoInfoDto> {
     const row = await this.#row(principal, key, "write");
     if (data.byteLength > MAX_LOGO_BYTES) throw new AppError("settings.logoTooLarge");
     const image = inspectImage(data);

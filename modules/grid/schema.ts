@@ -18,6 +18,7 @@ export const stationGroups = gridSchema.table("station_groups", {
   name: text("name").notNull(),
   latitude: doublePrecision("latitude"),
   longitude: doublePrecision("longitude"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
 export const mvFeederGroups = gridSchema.table("mv_feeder_groups", {

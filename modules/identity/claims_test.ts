@@ -22,6 +22,7 @@ function customer(overrides: Partial<CustomerDto> = {}): CustomerDto {
     map_center: { lat: 46.8, lng: 8.2 },
     applications: ["app:grid-monitoring"],
     authorized_email_domains: ["demo-ew.ch"],
+    logo_etag: null,
     warning_thresholds: { overvoltage_pct: 10, undervoltage_pct: 10, overcurrent_pct: 100 },
     ...overrides,
   };

@@ -17,4 +17,5 @@ export const oidcPayloads = identitySchema.table("oidc_payloads", {
 export const secrets = identitySchema.table("secrets", {
   name: text("name").primaryKey(),
   value: jsonb("value").$type<unknown>().notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });

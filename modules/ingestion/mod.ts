@@ -38,7 +38,7 @@ export function ingestionModule(
       return subscriber;
     },
     public: [{ prefix: "/ingest", routes: ingestionRoutes(deps, statuses) }],
-    async start() {
+    start() {
       statuses.start();
       if (deps.mqtt) subscriber = startMqttIngestion(deps, statuses, deps.mqtt);
     },

@@ -11,7 +11,7 @@ import { IoMonitoringService } from "./service.ts";
 import { IoStateWatcher } from "./watcher.ts";
 
 export type { IoStateChanged } from "./events.ts";
-export type { IoElectricalWorksAnswer, IoHistoryAnswer } from "./service.ts";
+export type { IoElectricalWorksDto, IoHistoryDto } from "./contract.ts";
 export { FRESH_MS, IoStateWatcher } from "./watcher.ts";
 
 /** What IO monitoring needs from the composition root. */

@@ -3,12 +3,11 @@
  * in a customer whose applications list it; others get 403.
  */
 import { type Context, Hono } from "hono";
-import { z } from "zod";
-import { type AppEnv, AppError, requireApp, validate } from "../../kernel/mod.ts";
+import { type AppEnv, AppError, doc, requireApp, validate } from "../../kernel/mod.ts";
+import { historyQuery, ioElectricalWorksDto, ioHistoryDto } from "./contract.ts";
 import type { IoMonitoringService } from "./service.ts";
 
 const APP = "app:io-monitoring";
-const historyQuery = z.strictObject({ from: z.string().max(40), to: z.string().max(40) });
 
 /** Routes mounted at /iom (behind authentication). */
 export function ioMonitoringRoutes(service: IoMonitoringService): Hono<AppEnv> {
@@ -20,9 +19,18 @@ export function ioMonitoringRoutes(service: IoMonitoringService): Hono<AppEnv> {
   };
   return new Hono<AppEnv>()
     .use("*", requireApp(APP))
-    .get("/electrical-works", async (c) => c.json(await service.list(customerKey(c))))
-    .get("/electrical-works/:key/history", validate("query", historyQuery), async (c) => {
-      const { from, to } = c.req.valid("query");
-      return c.json(await service.history(customerKey(c), c.req.param("key"), from, to));
-    });
+    .get(
+      "/electrical-works",
+      doc({ summary: "Electrical works with active I/O modules", answer: ioElectricalWorksDto }),
+      async (c) => c.json(await service.list(customerKey(c))),
+    )
+    .get(
+      "/electrical-works/:key/history",
+      validate("query", historyQuery),
+      doc({ summary: "History of an electrical work's channels", answer: ioHistoryDto }),
+      async (c) => {
+        const { from, to } = c.req.valid("query");
+        return c.json(await service.history(customerKey(c), c.req.param("key"), from, to));
+      },
+    );
 }

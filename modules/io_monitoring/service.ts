@@ -7,88 +7,29 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { activeIoCells, type ActiveIoModule, type IoCell } from "../grid/mod.ts";
 import { AppError, type Db } from "../../kernel/mod.ts";
+import type {
+  IoElectricalWorkDto,
+  IoElectricalWorksDto as IoElectricalWorksAnswer,
+  IoHistoryDto as IoHistoryAnswer,
+  IoModuleDto as ModuleDto,
+} from "./contract.ts";
 import {
   alignSlots,
   type AnalogSlot,
   type ChangeRow,
   GAP_MS,
   parsePeriod,
-  type Resolution,
   resolutionFor,
   round2,
   slotGrid,
   STEP_MS,
-  type StepPoint,
   stepSeries,
 } from "./series.ts";
 
-/** The newest value of a channel. */
-export interface ChannelDto {
-  channel: number;
-  /** Newest value of the last 2 days: 0/1 digital, the signal (mA or V) analog; null: none. */
-  value: number | null;
-  at: string | null;
-  /** Digital: since when the current state holds (its first value in the stored data). */
-  since: string | null;
-}
+export type { IoElectricalWorksAnswer, IoHistoryAnswer };
 
-export interface ModuleDto extends ActiveIoModule {
-  /** Unit of an analog input's values (mA for 4-20 mA, V for 0-10 V), "" for digital ones. */
-  unit: string;
-  channels: ChannelDto[];
-}
-
-export interface IoCellDto {
-  cell_id: string;
-  node_id: string;
-  node_name: string;
-  last_data_at: string | null;
-  modules: ModuleDto[];
-}
-
-export interface IoElectricalWorkDto {
-  key: string;
-  name: string;
-  type: string;
-  latitude: number;
-  longitude: number;
-  cells: IoCellDto[];
-}
-
-export interface IoElectricalWorksAnswer {
-  electrical_works: IoElectricalWorkDto[];
-  generated_at: string;
-}
-
-/** One channel's history. */
-export interface ChannelHistoryDto {
-  cell_id: string;
-  node_name: string;
-  slot: number;
-  module_name: string;
-  module_type: ActiveIoModule["module_type"];
-  system_type: string;
-  channel: number;
-  unit: string;
-}
-
-export interface IoHistoryAnswer {
-  key: string;
-  name: string;
-  from: string;
-  to: string;
-  /** Digital channels: the state from each point's time on; null starts a gap. */
-  digital: (ChannelHistoryDto & { points: StepPoint[] })[];
-  /** Analog channels on the regular slot grid `times` (epoch ms); null = no value. */
-  resolution: Resolution;
-  step_s: number;
-  times: number[];
-  analog: (ChannelHistoryDto & {
-    mean: (number | null)[];
-    min: (number | null)[];
-    max: (number | null)[];
-  })[];
-}
+/** What names a channel in a history. */
+type ChannelHistoryDto = Omit<IoHistoryAnswer["digital"][number], "points">;
 
 /** The unit of an analog input's values. */
 export function unitOf(m: Pick<ActiveIoModule, "module_type" | "system_type">): string {

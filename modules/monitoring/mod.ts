@@ -9,22 +9,33 @@ import type { MeasurementStore } from "../../core/mod.ts";
 import type { Db, EventBus, Logger, PlatformModule } from "../../kernel/mod.ts";
 import type { CustomersService } from "../customers/mod.ts";
 import type { CellsService } from "../grid/mod.ts";
-import { type CustomMonitoring, startCustomMonitoring } from "./custom_monitoring.ts";
+import { type CustomMonitoring, startCustomMonitoring } from "./custom/monitoring.ts";
 import { monitoringRoutes } from "./routes.ts";
 import { GridStatusService } from "./service.ts";
 import { TopologyCache } from "./topology.ts";
 
 export type { CustomTriggerFired, NodeStateChanged } from "./events.ts";
-export { type GridStatusDto, GridStatusService, type Level, nominalVoltage } from "./service.ts";
+export {
+  type FullGridStatusDto,
+  type GridStatusDto,
+  GridStatusService,
+  type Level,
+  nominalVoltage,
+} from "./service.ts";
 export { isMvFeeder, TopologyCache } from "./topology.ts";
 export {
   type CustomMonitoring,
   type CustomMonitoringDeps,
   startCustomMonitoring,
-} from "./custom_monitoring.ts";
-export type { RequestDto, RequestStatus } from "./custom_requests.ts";
-export type { TriggerDto } from "./custom_triggers.ts";
-export type { RequestValuesDto } from "./custom_window.ts";
+} from "./custom/monitoring.ts";
+export type {
+  NodeDetailDto,
+  NodeValuesDto,
+  RequestDto,
+  RequestStatus,
+  RequestValuesDto,
+  TriggerDto,
+} from "./contract.ts";
 
 /** What the monitoring module needs from the composition root. */
 export interface MonitoringModuleDeps {

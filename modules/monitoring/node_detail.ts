@@ -5,7 +5,6 @@
  * too); and its history (GET .../nodes/{id}/values) on a regular grid with gaps as nulls.
  */
 import {
-  type GridState,
   NODE_PERIOD_MAX_DAYS,
   NODE_PERIOD_MIN_MS,
   type NodeValues,
@@ -14,90 +13,17 @@ import {
   runStart,
 } from "../../core/mod.ts";
 import { AppError } from "../../kernel/mod.ts";
+import {
+  type NodeDetailDto,
+  type NodeValuesDto,
+  type NodeWarningDto,
+  type Phase,
+  PHASES,
+} from "./contract.ts";
 import type { Level, NodeEvaluation } from "./service.ts";
 
-export type Phase = "L1" | "L2" | "L3" | "N";
-const PHASES: readonly Phase[] = ["L1", "L2", "L3", "N"];
+export type { NodeDetailDto, NodeValuesDto, NodeWarningDto, Phase };
 const NEUTRAL = 3;
-
-/** A warning of a node: one phase not OK, and since when. */
-export interface NodeWarningDto {
-  feeder_id: string;
-  feeder_name: string;
-  phase: "L1" | "L2" | "L3";
-  state: Exclude<GridState, "OK">;
-  /**
-   * Start of the warning: the first value of the current unbroken run of the state (NO_DATA: the
-   * time of the last value, null when the phase never sent one).
-   */
-  since: string | null;
-  /** The run reaches back to the start of the searched history (7 days): it began earlier. */
-  since_earlier: boolean;
-}
-
-/** The answer of GET /evm/grid-monitoring/nodes/{id}?level=LV|MV. */
-export interface NodeDetailDto {
-  level: Level;
-  evaluated_at: string;
-  id: string;
-  name: string;
-  latitude: number;
-  longitude: number;
-  upstream_node_id: string | null;
-  electrical_work: { name: string; type: string };
-  station_group: { id: string; name: string };
-  mv_feeder_group: { id: string; name: string };
-  lv_group: { id: string; name: string };
-  state: GridState;
-  /** The upstream node whose outage explains this node's alarm. */
-  suppressed_by: { id: string; name: string | null } | null;
-  last_value_at: string | null;
-  /** The rules the states were evaluated with. */
-  limits: {
-    nominal_voltage_v: number;
-    undervoltage_v: number;
-    overvoltage_v: number;
-    overcurrent_pct: number;
-  };
-  feeders: {
-    id: string;
-    slot: number;
-    name: string;
-    type: string;
-    nominal_current_a: number;
-    /** A = overcurrent above this. */
-    overcurrent_a: number;
-    state: GridState;
-    /** L1..L3, then N (current only, no state) when the cell reports it. */
-    phases: {
-      phase: Phase;
-      u: number | null;
-      i: number | null;
-      state: GridState | null;
-      last_value_at: string | null;
-    }[];
-  }[];
-  warnings: NodeWarningDto[];
-}
-
-/** The answer of GET /evm/grid-monitoring/nodes/{id}/values. */
-export interface NodeValuesDto {
-  node_id: string;
-  level: Level;
-  from: string;
-  to: string;
-  resolution: "20s" | "10min";
-  step_s: number;
-  /** Slot starts, epoch ms. */
-  times: number[];
-  feeders: {
-    id: string;
-    slot: number;
-    name: string;
-    /** Per phase the value of each slot, null where none was stored (a gap). */
-    phases: { phase: Phase; u: (number | null)[]; i: (number | null)[] }[];
-  }[];
-}
 
 /** What the node calls read from the time-series store. */
 export interface NodeHistory {

@@ -1,23 +1,18 @@
 /** The evm calls: grid status (spec 7), one node's detail and history, and custom monitoring. */
 import { Hono } from "hono";
-import { z } from "zod";
-import { type AppEnv, AppError, requireApp, validate } from "../../kernel/mod.ts";
-import type { CustomMonitoring } from "./custom_monitoring.ts";
-import { customMonitoringRoutes } from "./custom_routes.ts";
+import { type AppEnv, AppError, doc, requireApp, validate } from "../../kernel/mod.ts";
+import {
+  gridStatusDto,
+  gridStatusQuery,
+  nodeDetailDto,
+  nodeQuery,
+  nodeValuesDto,
+  nodeValuesQuery,
+} from "./contract.ts";
+import type { CustomMonitoring } from "./custom/monitoring.ts";
+import { customMonitoringRoutes } from "./custom/routes.ts";
 import { nodeDetail, nodeValues, valuesPeriod } from "./node_detail.ts";
 import type { GridStatusService, Level } from "./service.ts";
-
-const statusQuery = z.strictObject({
-  level: z.enum(["LV", "MV"]),
-  view: z.enum(["full", "summary"]).default("full"),
-});
-const nodeQuery = z.strictObject({ level: z.enum(["LV", "MV"]) });
-// Periods are checked by valuesPeriod, so that a wrong one answers the data codes (401-403).
-const valuesQuery = z.strictObject({
-  level: z.enum(["LV", "MV"]),
-  from: z.string().max(64).optional(),
-  to: z.string().max(64).optional(),
-});
 
 /** Routes mounted at /evm (behind authentication); custom monitoring when it is given. */
 export function monitoringRoutes(
@@ -27,7 +22,8 @@ export function monitoringRoutes(
   const app = new Hono<AppEnv>().get(
     "/grid-monitoring/grid-status",
     requireApp("app:grid-monitoring"),
-    validate("query", statusQuery),
+    validate("query", gridStatusQuery),
+    doc({ summary: "Grid status of a voltage level (ETag, gzip)", answer: gridStatusDto }),
     async (c) => {
       const { level, view } = c.req.valid("query");
       const answer = await service.answer(c.get("tenant").key, level, Date.now(), view);
@@ -62,6 +58,7 @@ export function monitoringRoutes(
       "/grid-monitoring/nodes/:id",
       requireApp("app:grid-monitoring"),
       validate("query", nodeQuery),
+      doc({ summary: "One node: states, latest values, warnings", answer: nodeDetailDto }),
       async (c) => {
         const { level } = c.req.valid("query");
         const { evaluation, cellId } = await node(c.get("tenant").key, level, c.req.param("id"));
@@ -72,7 +69,8 @@ export function monitoringRoutes(
     ).get(
       "/grid-monitoring/nodes/:id/values",
       requireApp("app:grid-monitoring"),
-      validate("query", valuesQuery),
+      validate("query", nodeValuesQuery),
+      doc({ summary: "One node's values on a regular grid (gaps as null)", answer: nodeValuesDto }),
       async (c) => {
         const q = c.req.valid("query");
         const period = valuesPeriod(q.from, q.to, Date.now());

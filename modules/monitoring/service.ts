@@ -20,20 +20,12 @@ import {
 import type { CustomerDto, CustomersService } from "../customers/mod.ts";
 import type { EventBus } from "../../kernel/mod.ts";
 import { allNodes, type NodeDto } from "../grid/mod.ts";
-import {
-  type GridStatusDto,
-  type Level,
-  statusBody,
-  type StatusTemplate,
-  statusTemplate,
-} from "./status_body.ts";
+import { statusBody, type StatusTemplate, statusTemplate } from "./status_body.ts";
 import type { Topology, TopologyCache } from "./topology.ts";
 import "./events.ts";
+import type { FullGridStatusDto, Level, StatusView } from "./contract.ts";
 
-export type { GridStatusDto, Level } from "./status_body.ts";
-
-/** `full`: nodes with their feeders and phases' values; `summary`: nodes without feeders. */
-export type StatusView = "full" | "summary";
+export type { FullGridStatusDto, GridStatusDto, Level, StatusView } from "./contract.ts";
 
 /**
  * How long an evaluation answers requests although newer values arrived: one 20-s value
@@ -185,10 +177,10 @@ export class GridStatusService {
     return evaluation.answers[view] ??= this.#encode(customerKey, evaluation, level, view);
   }
 
-  /** The status of one customer's grid at one voltage level. */
-  async status(customerKey: string, level: Level, now = Date.now()): Promise<GridStatusDto> {
+  /** The status of one customer's grid at one voltage level (the full view). */
+  async status(customerKey: string, level: Level, now = Date.now()): Promise<FullGridStatusDto> {
     const { body } = await this.answer(customerKey, level, now);
-    return JSON.parse(new TextDecoder().decode(body)) as GridStatusDto;
+    return JSON.parse(new TextDecoder().decode(body)) as FullGridStatusDto;
   }
 
   #encode(

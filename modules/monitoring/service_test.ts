@@ -261,10 +261,10 @@ Deno.test("GridStatusService writes the status tree: rolled-up states, trimmed n
   // MV: only node a has an MV feeder (no value yet); the LV grid without MV nodes is left out.
   const mv = await service.status("cust", "MV", T0 + 1_000);
   assert.deepEqual(mv.station_groups[0]!.mv_feeder_groups[0]!.lv_groups.map((l) => l.id), ["l1"]);
-  assert.deepEqual(nodesOf(mv).map((n) => [n.id, n.state, n.feeders.map((f) => f.id)]), [
+  assert.deepEqual(nodesOf(mv).map((n) => [n.id, n.state, n.feeders!.map((f) => f.id)]), [
     ["a", "NO_DATA", ["a2"]],
   ]);
-  assert.deepEqual(nodesOf(mv)[0]!.feeders[0]!.phases[0], {
+  assert.deepEqual(nodesOf(mv)[0]!.feeders![0]!.phases[0], {
     phase: "L1",
     u: null,
     i: null,

@@ -12,48 +12,10 @@ import {
   STATES,
   worst,
 } from "../../core/mod.ts";
-import type { NodeDto, StationGroupDto } from "../grid/mod.ts";
+import type { StationGroupDto } from "../grid/mod.ts";
+import type { Level } from "./contract.ts";
 
-export type Level = "LV" | "MV";
-
-/** One phase of a feeder in the status. */
-export interface PhaseStatusDto {
-  phase: "L1" | "L2" | "L3";
-  u: number | null;
-  i: number | null;
-  state: GridState;
-}
-
-/** A node in the status tree (what the grid-monitoring screen shows of it). */
-export interface NodeStatusDto extends Pick<NodeDto, "id" | "name" | "latitude" | "longitude"> {
-  upstream_node_id: string | null;
-  electrical_work: Pick<NodeDto["electrical_work"], "name" | "type">;
-  state: GridState;
-  suppressed_by: string | null;
-  last_value_at: string | null;
-  feeders: {
-    id: string;
-    slot: number;
-    name: string;
-    type: string;
-    state: GridState;
-    phases: PhaseStatusDto[];
-  }[];
-}
-
-type Tree<T> = { id: string; name: string; state: GridState } & T;
-
-/** The answer of GET /evm/grid-monitoring/grid-status. */
-export interface GridStatusDto {
-  level: Level;
-  evaluated_at: string;
-  has_mv_values: boolean;
-  alarms: number;
-  counts: Record<GridState, number>;
-  station_groups: Tree<
-    { mv_feeder_groups: Tree<{ lv_groups: Tree<{ nodes: NodeStatusDto[] }>[] }>[] }
-  >[];
-}
+export type { GridStatusDto, Level, NodeStatusDto, PhaseStatusDto } from "./contract.ts";
 
 const encoder = new TextEncoder();
 const ascii = (s: string) => encoder.encode(s);

@@ -12,12 +12,9 @@ import {
   structureVersion,
 } from "../grid/mod.ts";
 import type { Db } from "../../kernel/mod.ts";
+import { isMvFeeder } from "./contract.ts";
 
-/** MV values exist at MV lines and at transformers with MV voltage estimation. */
-export function isMvFeeder(feeder: { type: string; parameters: Record<string, unknown> }): boolean {
-  return feeder.type === "MV_LINE" ||
-    (feeder.type === "TRANSFORMER" && feeder.parameters.mvVoltageEstimation === true);
-}
+export { isMvFeeder };
 
 /** A structure plus the evaluation input per voltage level. */
 export interface Topology {

@@ -9,5 +9,5 @@ export {
   type NotificationCentreDeps,
   notificationsModule,
 } from "./centre.ts";
-export type { NotificationDto, NotificationPage, OutboxDto } from "./service.ts";
+export type { NotificationDto, NotificationPageDto, OutboxDto } from "./contract.ts";
 export { notificationDestination } from "./stomp.ts";

@@ -13,19 +13,16 @@ import { type EventBus, holdsKey, type Logger } from "../../kernel/mod.ts";
 import type { CurrentUserDto, EmailValidationRequested } from "../users/mod.ts";
 import { notificationMail, validationMail } from "./mail_texts.ts";
 import type { Mailer } from "./mailer.ts";
-import type { NotificationInfo, NotificationType, Severity } from "./schema.ts";
+import {
+  APP_OF_TYPE,
+  type NotificationInfo,
+  type NotificationType,
+  type Severity,
+} from "./contract.ts";
 import type { NotificationsService } from "./service.ts";
 import type { NotificationHub } from "./stomp.ts";
 
-/** The app key whose role and notification setting a notification type needs. */
-export const APP_OF_TYPE: Readonly<Record<NotificationType, string>> = {
-  GRID_MONITORING: "app:grid-monitoring",
-  DATA_EXPORT: "hes:data-export",
-  POWER_QUALITY: "app:power-quality",
-  SETUP_INFORMATION: "hes:infrastructure-setup",
-  IO_MONITORING: "app:io-monitoring",
-  CONNECTOR_SCADA: "hes:scada-connector",
-};
+export { APP_OF_TYPE };
 
 /** The channels a user enabled for one app (user_metadata.notification, docs/contracts.md). */
 export function channelsFor(

@@ -5,14 +5,18 @@
  */
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { type AppEnv, isSuperRole, requireApp, validate } from "../../kernel/mod.ts";
-import { MAX_PAGE_SIZE, type NotificationsService, type Owner } from "./service.ts";
+import { type AppEnv, doc, isSuperRole, requireApp, validate } from "../../kernel/mod.ts";
+import {
+  notificationDto,
+  notificationPageDto,
+  outboxDto,
+  pageQuery,
+  readInput,
+} from "./contract.ts";
+import type { NotificationsService, Owner } from "./service.ts";
 
-const pageQuery = z.object({
-  page: z.coerce.number().int().min(0).max(1_000_000).default(0),
-  size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(20),
-});
-const readBody = z.strictObject({ is_read: z.boolean() });
+const updated = z.object({ updated: z.number() });
+const deleted = z.object({ deleted: z.number() });
 
 /** Routes mounted at /nsm (behind authentication). */
 export function notificationRoutes(service: NotificationsService): Hono<AppEnv> {
@@ -22,31 +26,59 @@ export function notificationRoutes(service: NotificationsService): Hono<AppEnv> 
     customerKey: c.get("homeTenant").key,
   });
   return new Hono<AppEnv>()
-    .get("/notifications/users/:id", validate("query", pageQuery), async (c) => {
-      const { page, size } = c.req.valid("query");
-      return c.json(await service.list(owner(c), c.req.param("id"), page, size));
-    })
-    .put("/notifications/users/:id", validate("json", readBody), async (c) => {
-      const { is_read } = c.req.valid("json");
-      const updated = await service.markAllRead(owner(c), c.req.param("id"), is_read);
-      return c.json({ updated });
-    })
-    .delete("/notifications/users/:id", async (c) => {
-      const deleted = await service.deleteAll(owner(c), c.req.param("id"));
-      return c.json({ deleted });
-    })
-    .put("/notifications/:key", validate("json", readBody), async (c) => {
-      const { is_read } = c.req.valid("json");
-      return c.json(await service.markRead(owner(c), c.req.param("key"), is_read));
-    })
-    .delete("/notifications/:key", async (c) => {
-      const key = c.req.param("key");
-      await service.delete(owner(c), key);
-      return c.json({ key });
-    })
-    .get("/outbox", requireApp("hes:um", { admin: true }), async (c) => {
-      const principal = c.get("principal");
-      const customerKey = isSuperRole(principal.role) ? null : (owner(c)).customerKey;
-      return c.json(await service.outbox(customerKey));
-    });
+    .get(
+      "/notifications/users/:id",
+      validate("query", pageQuery),
+      doc({ summary: "A page of the caller's notifications", answer: notificationPageDto }),
+      async (c) => {
+        const { page, size } = c.req.valid("query");
+        return c.json(await service.list(owner(c), c.req.param("id"), page, size));
+      },
+    )
+    .put(
+      "/notifications/users/:id",
+      validate("json", readInput),
+      doc({ summary: "Marks all of the caller's notifications read", answer: updated }),
+      async (c) => {
+        const { is_read } = c.req.valid("json");
+        const updated = await service.markAllRead(owner(c), c.req.param("id"), is_read);
+        return c.json({ updated });
+      },
+    )
+    .delete(
+      "/notifications/users/:id",
+      doc({ summary: "Deletes all of the caller's notifications", answer: deleted }),
+      async (c) => {
+        const deleted = await service.deleteAll(owner(c), c.req.param("id"));
+        return c.json({ deleted });
+      },
+    )
+    .put(
+      "/notifications/:key",
+      validate("json", readInput),
+      doc({ summary: "Marks one notification read", answer: notificationDto }),
+      async (c) => {
+        const { is_read } = c.req.valid("json");
+        return c.json(await service.markRead(owner(c), c.req.param("key"), is_read));
+      },
+    )
+    .delete(
+      "/notifications/:key",
+      doc({ summary: "Deletes one notification", answer: z.object({ key: z.string() }) }),
+      async (c) => {
+        const key = c.req.param("key");
+        await service.delete(owner(c), key);
+        return c.json({ key });
+      },
+    )
+    .get(
+      "/outbox",
+      requireApp("hes:um", { admin: true }),
+      doc({ summary: "E-mails kept while no SMTP server is set", answer: z.array(outboxDto) }),
+      async (c) => {
+        const principal = c.get("principal");
+        const customerKey = isSuperRole(principal.role) ? null : (owner(c)).customerKey;
+        return c.json(await service.outbox(customerKey));
+      },
+    );
 }

@@ -5,30 +5,21 @@ export const notificationsSchema = pgSchema("notifications");
 
 const ts = (name: string) => timestamp(name, { withTimezone: true });
 
-/** The notification types of spec 3. */
-export const NOTIFICATION_TYPES = [
-  "GRID_MONITORING",
-  "DATA_EXPORT",
-  "POWER_QUALITY",
-  "SETUP_INFORMATION",
-  "IO_MONITORING",
-  "CONNECTOR_SCADA",
-] as const;
-export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+import {
+  NOTIFICATION_TYPES,
+  type NotificationInfo,
+  type NotificationType,
+  SEVERITIES,
+  type Severity,
+} from "./contract.ts";
 
-export const SEVERITIES = ["CRITICAL", "WARNING", "INFO"] as const;
-export type Severity = (typeof SEVERITIES)[number];
-
-/** The info fields of spec 3 (all optional). */
-export interface NotificationInfo {
-  number_of_alarms?: number;
-  state?: string;
-  counter?: number;
-  ew_name?: string;
-  node_name?: string;
-  start_time?: string;
-  status?: string;
-}
+export {
+  NOTIFICATION_TYPES,
+  type NotificationInfo,
+  type NotificationType,
+  SEVERITIES,
+  type Severity,
+};
 
 export const notifications = notificationsSchema.table("notifications", {
   key: text("key").primaryKey(),

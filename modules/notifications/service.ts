@@ -5,37 +5,19 @@
  */
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import { AppError, type Db } from "../../kernel/mod.ts";
+import type {
+  NotificationDto,
+  NotificationPageDto as NotificationPage,
+  OutboxDto,
+} from "./contract.ts";
 import {
   type NotificationInfo,
   type NotificationRow,
   notifications,
   type NotificationType,
   outbox,
-  type OutboxRow,
   type Severity,
 } from "./schema.ts";
-
-/** A notification as the API and the websocket send it. `info` is JSON text (spec 3). */
-export interface NotificationDto {
-  key: string;
-  name: string;
-  type: NotificationType;
-  severity: Severity;
-  is_read: boolean;
-  creation_time: string;
-  info: string;
-  /** The {product}_id of spec 3: the cell the notification is about, or null. */
-  gridwatch_id: string | null;
-}
-
-/** One page of a user's notifications. */
-export interface NotificationPage {
-  notifications: NotificationDto[];
-  page: number;
-  size: number;
-  total: number;
-  unread: number;
-}
 
 /** Whose notifications a call is about: the caller's user id and customer key. */
 export interface Owner {
@@ -55,18 +37,8 @@ export interface NewNotification {
   creationTime?: Date;
 }
 
-/** An e-mail kept in the outbox (no SMTP configured). */
-export interface OutboxDto {
-  id: string;
-  user_id: string | null;
-  recipient: string;
-  subject: string;
-  body: string;
-  kind: OutboxRow["kind"];
-  created_at: string;
-}
-
-export const MAX_PAGE_SIZE = 100;
+export { MAX_PAGE_SIZE } from "./contract.ts";
+export type { NotificationDto, NotificationPage, OutboxDto };
 
 export function toDto(row: NotificationRow): NotificationDto {
   return {

@@ -10,6 +10,7 @@ import { upgradeWebSocket } from "hono/deno";
 import {
   type AppEnv,
   AppError,
+  doc,
   type Logger,
   type Principal,
   type TenantDirectory,
@@ -340,6 +341,10 @@ export class NotificationHub {
 export function stompRoutes(hub: NotificationHub, options: StompOptions): Hono<AppEnv> {
   return new Hono<AppEnv>().get(
     "/websocket",
+    doc({
+      summary: "STOMP 1.2 over WebSocket: live notifications (token in CONNECT)",
+      status: 101,
+    }),
     upgradeWebSocket(() => {
       let session: StompSession | null = null;
       return {

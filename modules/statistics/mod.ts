@@ -10,16 +10,18 @@ import { statisticsRoutes } from "./routes.ts";
 import { StatisticsService } from "./service.ts";
 
 export {
-  type CompareDto,
   type FeederDirectory,
   type FeederRef,
-  type HistogramDto,
-  type ParametersDto,
-  type SeriesDto,
   STATISTICS_LIMITS,
-  type StatisticsLimits,
   StatisticsService,
 } from "./service.ts";
+export type {
+  CompareDto,
+  HistogramDto,
+  ParametersDto,
+  SeriesDto,
+  StatisticsLimits,
+} from "./contract.ts";
 export { topologyDirectory, type TopologyDirectoryDeps } from "./feeders.ts";
 
 /** Builds the visual statistics module (/vsm) over the DuckDB query connection. */

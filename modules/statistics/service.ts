@@ -25,10 +25,24 @@ import {
   STATISTICS_PHASES,
   type StatisticsParameter,
   statisticsParameter,
-  type StatisticsPhase,
   summarize,
 } from "../../core/mod.ts";
-import { AppError } from "../../kernel/mod.ts";
+import { AppError, validationError } from "../../kernel/mod.ts";
+import {
+  COMPARE_FEEDERS,
+  type CompareDto,
+  type CompareQuery,
+  type HistogramDto,
+  type HistogramQuery,
+  type ParametersDto,
+  type SeriesDto,
+  type SeriesLineDto,
+  type SeriesQuery,
+  type StatisticsLimits,
+  type StatisticsParameterKey,
+} from "./contract.ts";
+
+export type { CompareDto, HistogramDto, ParametersDto, SeriesDto, StatisticsLimits };
 
 /** The voltage level of a request (spec 2.3). */
 export type Level = "LV" | "MV";
@@ -52,113 +66,26 @@ export interface FeederDirectory {
   feeders(customerKey: string, level: Level, ids: readonly string[]): Promise<FeederRef[]>;
 }
 
-/** Limits of spec 5 and 9, served by /vsm/parameters so the form mirrors them. */
-export interface StatisticsLimits {
-  /** Charts of one /vsm/series request (feeders x parameters). */
-  max_charts: number;
-  max_compare_feeders: number;
-  min_compare_feeders: number;
-  max_period_days: number;
-  min_period_minutes: number;
-}
-
 /**
  * The defaults. Spec 9 leaves the maximum of selected charts as a parameter without a value;
  * six charts let one quantity be charted for every feeder of a node ("Maximum feeders 6").
  */
 export const STATISTICS_LIMITS: Readonly<StatisticsLimits> = Object.freeze({
   max_charts: 6,
-  max_compare_feeders: 10,
-  min_compare_feeders: 2,
+  max_compare_feeders: COMPARE_FEEDERS.max,
+  min_compare_feeders: COMPARE_FEEDERS.min,
   max_period_days: PERIOD_LIMITS.maxPeriodDays,
   min_period_minutes: PERIOD_LIMITS.minPeriodMinutes,
 });
 
-/** `GET /vsm/parameters`. */
-export interface ParametersDto {
-  parameters: { key: string; unit: string; per_phase: boolean }[];
-  limits: StatisticsLimits;
-}
-
-/** One curve of a chart. */
-export interface SeriesLineDto {
-  phase: StatisticsPhase | null;
-  stat: "mean" | "min" | "max";
-  values: (number | null)[];
-}
-
-/** Names of a feeder in an answer. */
-interface FeederNames {
-  feeder_id: string;
-  feeder_name: string;
-  node_id: string;
-  node_name: string;
-}
-
-/** The time axis of an answer. */
-interface TimeAxis {
-  from: string;
-  to: string;
-  resolution: Resolution;
-  step_s: number;
-  times: number[];
-}
-
-/** `GET /vsm/series`. */
-export interface SeriesDto extends TimeAxis {
-  charts: (FeederNames & { parameter: string; unit: string; series: SeriesLineDto[] })[];
-}
-
-/** `GET /vsm/histogram`. */
-export interface HistogramDto {
-  parameter: string;
-  unit: string;
-  resolution: Resolution;
-  bins: { from: number; to: number; count: number }[];
-  count: number;
-  min: number;
-  max: number;
-  mean: number;
-  p05: number;
-  p95: number;
-}
-
-/** `GET /vsm/compare`. */
-export interface CompareDto extends TimeAxis {
-  parameter: string;
-  unit: string;
-  feeders: (FeederNames & {
-    values: (number | null)[];
-    summary: { min: number | null; max: number | null; mean: number | null };
-  })[];
-}
+/** The names of a feeder in an answer. */
+type FeederNames = Pick<FeederRef, "feeder_id" | "feeder_name" | "node_id" | "node_name">;
 
 /** Period and level of a request as sent (checked by the service). */
-interface PeriodQuery {
-  from: string;
-  to: string;
-  level: Level;
-}
+type PeriodQuery = Pick<SeriesQuery, "from" | "to" | "level">;
 
-export interface SeriesQuery extends PeriodQuery {
-  feeders: string[];
-  parameters: string[];
-  resolution: Resolution | "auto";
-}
-
-export interface HistogramQuery extends PeriodQuery {
-  feeder: string;
-  parameter: string;
-  phase?: "L1" | "L2" | "L3" | undefined;
-  bins?: number | undefined;
-}
-
-export interface CompareQuery extends PeriodQuery {
-  feeders: string[];
-  parameter: string;
-  phase: "L1" | "L2" | "L3" | "all";
-  resolution: Resolution | "auto";
-}
+/** The time axis of an answer. */
+type TimeAxis = Pick<SeriesDto, "from" | "to" | "resolution" | "step_s" | "times">;
 
 /** A checked period with its level and grid. */
 interface Window {
@@ -182,7 +109,7 @@ export class StatisticsService {
   parameters(): ParametersDto {
     return {
       parameters: STATISTICS_PARAMETERS.map(({ key, unit, per_phase }) => ({
-        key,
+        key: key as StatisticsParameterKey,
         unit,
         per_phase,
       })),
@@ -329,11 +256,16 @@ export class StatisticsService {
   }
 }
 
-function parameterOf(key: string): StatisticsParameter {
+/** A core parameter under its contract key. */
+type Parameter = StatisticsParameter & { key: StatisticsParameterKey };
+
+function parameterOf(key: string): Parameter {
   const p = statisticsParameter(key);
   // The routes validate the key; an unknown one here is a bad request, never a 500.
-  if (!p) throw new AppError("common.validation", { issues: [{ path: "parameter" }] });
-  return p;
+  if (!p) {
+    throw validationError([{ path: "parameter", key: "validation.invalidChoice", params: {} }]);
+  }
+  return p as Parameter;
 }
 
 /** The aggregate columns of a parameter: the slot value and the extremes where stored. */

@@ -14,11 +14,9 @@
 import { ZxcvbnFactory } from "@zxcvbn-ts/core";
 import * as common from "@zxcvbn-ts/language-common";
 import * as english from "@zxcvbn-ts/language-en";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./contract.ts";
 
-/** Shortest accepted password (spec 5). */
-export const PASSWORD_MIN_LENGTH = 8;
-/** Longest accepted password: keeps the estimator and the hash fast. */
-export const PASSWORD_MAX_LENGTH = 128;
+export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH };
 /** Lowest accepted zxcvbn score (0-4). */
 export const PASSWORD_MIN_SCORE = 3;
 

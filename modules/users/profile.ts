@@ -11,6 +11,12 @@ import {
   verifyPassword,
 } from "../../kernel/mod.ts";
 import "./events.ts";
+import type {
+  AppNotification,
+  NotificationSettings,
+  PasswordChange,
+  ProfilePatch,
+} from "./contract.ts";
 import { normalizePhone, reachableStartPages } from "./rules.ts";
 import { emailValidationTokens, type UserRow, users } from "./schema.ts";
 import type { CustomerLookup } from "./service.ts";
@@ -28,30 +34,7 @@ export const EMAIL_VALIDATION_TTL_MS = 24 * 3600 * 1000;
 /** Where the validation link lands in the web app (the outcome in `?email-validation=`). */
 export const EMAIL_VALIDATION_RETURN = "/user-settings";
 
-/** Notification choice per app: on/off, or per channel. */
-export type AppNotification = boolean | { web: boolean; email: boolean };
-
-/** user_metadata.notification. */
-export interface NotificationSettings {
-  apps: Record<string, AppNotification>;
-  email: boolean;
-}
-
-/** The fields a user may change in their own profile (all optional, at least one). */
-export interface ProfilePatch {
-  name?: string | undefined;
-  phone?: string | null | undefined;
-  language?: string | undefined;
-  start_page?: string | null | undefined;
-  notification?: NotificationSettings | undefined;
-}
-
-/** A password change: the current password, the new one and its optional confirmation. */
-export interface PasswordChange {
-  current_password: string;
-  password: string;
-  password_confirmation?: string | undefined;
-}
+export type { AppNotification, NotificationSettings, PasswordChange, ProfilePatch };
 
 /** True when the settings ask for e-mail delivery anywhere. */
 export function wantsEmail(settings: NotificationSettings): boolean {

@@ -4,33 +4,18 @@
  */
 import { isValidPhoneNumber, parsePhoneNumberWithError } from "libphonenumber-js";
 import { holdsKey, isAppAdmin, type Principal, type Role, ROLES } from "../../kernel/mod.ts";
+import { DEFAULT_APP_ROLE } from "./contract.ts";
 
-/** Users per page of the user list (spec 9). */
-export const USERS_PAGE_SIZE = 17;
-/** The interface languages of spec 1. */
-export const UI_LANGUAGES = ["en", "fr", "de", "uk"] as const;
-/** Roles per module key: the last segment of an apps_roles entry. */
-export const APP_ROLES = ["user", "admin"] as const;
-/** The default auth role every user holds (spec 6). */
-export const DEFAULT_APP_ROLE = "hes:default";
-/** Characters not allowed in names (spec 5). */
-export const FORBIDDEN_NAME_CHARACTERS = /[:<>"/\\|?*!]/;
-
-/** The module keys access can be granted for (docs/contracts.md, "Module keys"). */
-export const MODULE_KEYS = [
-  "hes:data-export",
-  "hes:infrastructure-setup",
-  "hes:io-configuration",
-  "hes:scada-connector",
-  "hes:um",
-  "hes:cm",
-  "hes:api-clients",
-  "app:grid-metering",
-  "app:grid-monitoring",
-  "app:visual-statistics",
-  "app:power-quality",
-  "app:io-monitoring",
-] as const;
+export {
+  APP_ROLES,
+  DEFAULT_APP_ROLE,
+  FORBIDDEN_NAME_CHARACTERS,
+  isAllowedName,
+  isAppsRolesEntry,
+  MODULE_KEYS,
+  UI_LANGUAGES,
+  USERS_PAGE_SIZE,
+} from "./contract.ts";
 
 /** A page a user may be sent to at login, with the access it demands (spec 2.2). */
 export interface StartPage {
@@ -74,14 +59,6 @@ export function reachableStartPages(
   }).map((page) => page.path);
 }
 
-/** True for `hes:default` and `<module key>:<user|admin>`. */
-export function isAppsRolesEntry(entry: string): boolean {
-  if (entry === DEFAULT_APP_ROLE) return true;
-  const colon = entry.lastIndexOf(":");
-  return (MODULE_KEYS as readonly string[]).includes(entry.slice(0, colon)) &&
-    (APP_ROLES as readonly string[]).includes(entry.slice(colon + 1));
-}
-
 /** The module key of an entry (`app:grid-monitoring:admin` -> `app:grid-monitoring`). */
 export function moduleKeyOf(entry: string): string {
   return entry === DEFAULT_APP_ROLE ? entry : entry.slice(0, entry.lastIndexOf(":"));
@@ -112,11 +89,6 @@ export function canGrantAppRole(caller: Pick<Principal, "role" | "appsRoles">, e
   return entry.endsWith(":admin")
     ? isAppAdmin(caller.appsRoles, key)
     : holdsKey(caller.appsRoles, key);
-}
-
-/** True when a name has none of the forbidden characters of spec 5. */
-export function isAllowedName(name: string): boolean {
-  return !FORBIDDEN_NAME_CHARACTERS.test(name);
 }
 
 /**

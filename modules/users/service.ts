@@ -11,7 +11,9 @@ import {
   isSuperRole,
   type Principal,
   type Role,
+  validationError,
 } from "../../kernel/mod.ts";
+import type { NewUserInput, UserListQuery, UserPageDto } from "./contract.ts";
 import {
   canGrantAppRole,
   canGrantRole,
@@ -65,29 +67,10 @@ export interface NewUser {
 }
 
 /** The editable fields of a user in user management. */
-export interface UserFields {
-  name: string;
-  email: string;
-  phone: string | null;
-  role: Role;
-  start_page: string | null;
-  language: string;
-  apps_roles: string[];
-}
+export type UserFields = Omit<NewUserInput, "customer_key" | "password" | "password_confirmation">;
 
 /** A password set by an administrator, with its optional confirmation. */
-export interface PasswordInput {
-  password: string;
-  password_confirmation?: string | undefined;
-}
-
-/** One page of the user list. */
-export interface UserPage {
-  items: ManagedUserDto[];
-  total: number;
-  page: number;
-  page_size: number;
-}
+export type PasswordInput = Pick<NewUserInput, "password" | "password_confirmation">;
 
 /** The caller of a management call: its principal and its own customer key. */
 export interface Caller {
@@ -173,10 +156,7 @@ export class UsersService {
   }
 
   /** One page (17 users) of a customer's users, searched by name or e-mail. */
-  async list(
-    caller: Caller,
-    query: { customer?: string | undefined; search?: string | undefined; page?: number },
-  ): Promise<UserPage> {
+  async list(caller: Caller, query: UserListQuery): Promise<UserPageDto> {
     const customerKey = await this.customerScope(caller, query.customer);
     const page = Math.max(1, query.page ?? 1);
     const term = (query.search ?? "").trim().toLowerCase();
@@ -387,7 +367,7 @@ export function withoutEmailValidation(metadata: Record<string, unknown>): Recor
   };
 }
 
-/** A field error in the shape of the request validation (`common.validation`). */
-export function validationIssue(path: string, message: string): AppError {
-  return new AppError("common.validation", { issues: [{ path, message }] });
+/** One field error (`common.validation`), e.g. a phone number the customer's country refuses. */
+export function validationIssue(path: string, key: string): AppError {
+  return validationError([{ path, key, params: {} }]);
 }

@@ -1,35 +1,14 @@
 /** Row mapping and password storage shared by the users services (internal to the module). */
 import { and, desc, eq, lt, sql } from "drizzle-orm";
-import { AppError, type Db, hashPassword, type Role, verifyPassword } from "../../kernel/mod.ts";
+import { AppError, type Db, hashPassword, verifyPassword } from "../../kernel/mod.ts";
+import type { CurrentUserDto, ManagedUserDto } from "./contract.ts";
 import { checkPassword } from "./password_policy.ts";
 import { passwordHistory, type UserRow, users } from "./schema.ts";
 
 /** How many earlier passwords may not be reused (code 602); the current one included. */
 export const PASSWORD_HISTORY_SIZE = 5;
 
-/** The current user as GET /usm/users/current/{id} returns it. */
-export interface CurrentUserDto {
-  user_id: string;
-  name: string;
-  email: string;
-  phone: string | null;
-  role: Role;
-  start_page: string | null;
-  language: string;
-  apps_roles: string[];
-  customer_key: string;
-  user_metadata: Record<string, unknown>;
-  app_metadata: Record<string, unknown>;
-  latest_login: string | null;
-  /** The e-mail address was confirmed through a validation link (needed for e-mail notifications). */
-  email_validated: boolean;
-}
-
-/** A user as user management lists and edits it. */
-export interface ManagedUserDto extends CurrentUserDto {
-  disabled: boolean;
-  created_at: string;
-}
+export type { CurrentUserDto, ManagedUserDto };
 
 /** What the identity provider needs to log a user in and build the token claims. */
 export interface LoginUser extends CurrentUserDto {

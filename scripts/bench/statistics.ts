@@ -13,6 +13,7 @@ import {
   type FeederRef,
   StatisticsService,
 } from "../../modules/statistics/mod.ts";
+import type { SeriesQuery } from "../../modules/statistics/contract.ts";
 import { platformMemoryLimit, scalar } from "./lib/duck.ts";
 import type { Sizes } from "./lib/options.ts";
 import { atMost, type Result } from "./lib/report.ts";
@@ -149,7 +150,7 @@ export async function benchStatistics(dir: string, sizes: Sizes): Promise<Result
         phase: "all",
         resolution: "auto",
       });
-    const seriesCall = (ms: number, parameters: string[]) => () =>
+    const seriesCall = (ms: number, parameters: SeriesQuery["parameters"]) => () =>
       service.series("bench", {
         ...period(ms),
         feeders: [tenFine[3]!],

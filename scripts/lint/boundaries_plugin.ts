@@ -7,8 +7,11 @@
  *   main.ts imports only `kernel/mod.ts`, `modules/<name>/mod.ts`, `core/mod.ts` and root files
  *   such as package.json.
  * - `web-boundaries`: `web/src/features/<a>` never imports `features/<b>`; `ui/` and `lib/`
- *   import no feature.
+ *   import no feature; outside web/, the web app imports only the modules' `contract.ts`, the
+ *   kernel's `contract.ts` and the pure rule files the forms use as they are.
  * - `no-literal-ui-text`: user-visible JSX text comes from the i18n files.
+ * - `max-file-lines`: a warning (printed, never failing the run) for a source file over 400
+ *   lines; the aim is about 300.
  *
  * The helpers work on repository-relative POSIX paths so they stay pure and testable.
  *
@@ -103,6 +106,22 @@ export function checkServerImport(from: string, to: string): string | null {
   return to === facade ? null : `${head}: import from the public export ${facade} instead`;
 }
 
+/**
+ * The server files the web app may import: the pure rule files the forms use as they are (next
+ * to every `modules/<name>/contract.ts` and `kernel/contract.ts`).
+ */
+export const WEB_RULE_FILES: readonly string[] = [
+  "modules/users/password_policy.ts",
+  "modules/customers/settings_rules.ts",
+  "modules/grid/validation.ts",
+];
+
+/** Whether web/src may import this repository file from outside web/. */
+export function isWebImportable(path: string): boolean {
+  return /^modules\/[^/]+\/contract\.ts$/.test(path) || path === "kernel/contract.ts" ||
+    WEB_RULE_FILES.includes(path);
+}
+
 function featureOf(path: string): string | null {
   return /^web\/src\/features\/([^/]+)\//.exec(path)?.[1] ?? null;
 }
@@ -112,6 +131,10 @@ function featureOf(path: string): string | null {
  * an error message, or `null` when the import is allowed.
  */
 export function checkWebImport(from: string, to: string): string | null {
+  if (!to.startsWith("web/") && !isWebImportable(to) && !isTestFile(from)) {
+    return `Import of ${to} from web/src: the web app imports only modules/<name>/contract.ts, ` +
+      "kernel/contract.ts and the pure rule files";
+  }
   const target = featureOf(to);
   if (target === null) return null;
   const source = featureOf(from);
@@ -135,6 +158,18 @@ export function isUserVisibleText(text: string): boolean {
 /** The `no-literal-ui-text` message for a piece of text. */
 export function literalTextMessage(text: string): string {
   return `User-visible text "${text.trim().replace(/\s+/g, " ")}" must come from the i18n files`;
+}
+
+/** Lines above which a source file gets a warning, and the size to aim for. */
+export const FILE_LINES = { warn: 400, aim: 300 } as const;
+
+/** The `max-file-lines` warning for a file, or `null` (tests and short files). */
+export function fileLengthWarning(path: string, text: string): string | null {
+  if (isTestFile(path)) return null;
+  const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+  if (lines <= FILE_LINES.warn) return null;
+  return `warning[gridwatch/max-file-lines]: ${path} has ${lines} lines ` +
+    `(over ${FILE_LINES.warn}; aim for about ${FILE_LINES.aim}: split it by sub-area)`;
 }
 
 type ImportCheck = (from: string, to: string) => string | null;
@@ -211,5 +246,14 @@ export default {
           : {},
     },
     "no-literal-ui-text": { create: literalTextVisitor },
+    // Deno's lint has no warning level: the rule prints its warning and reports nothing.
+    "max-file-lines": {
+      create: (ctx) => {
+        const path = splitRepoPath(ctx.filename)?.path;
+        const warning = path === undefined ? null : fileLengthWarning(path, ctx.sourceCode.text);
+        if (warning !== null) console.warn(warning);
+        return {};
+      },
+    },
   },
 } satisfies Deno.lint.Plugin;

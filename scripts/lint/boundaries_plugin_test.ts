@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import plugin, { resolveImport, splitRepoPath } from "./boundaries_plugin.ts";
+import plugin, { fileLengthWarning, resolveImport, splitRepoPath } from "./boundaries_plugin.ts";
 
 // Synthetic paths: the rules only look at the file name, never at the disk.
 const ROOT = "/repo";
@@ -166,6 +166,61 @@ Deno.test("web-boundaries rule allows own feature, ui, lib and routes importing 
   assert.deepEqual(lint("web/src/features/alarms/list.tsx", feature), []);
   const route = `import { AlarmList } from "../features/alarms/list.tsx";`;
   assert.deepEqual(lint("web/src/routes/alarms.tsx", route), []);
+});
+
+Deno.test("web-boundaries rule allows contracts and the pure rule files from outside web/", () => {
+  const source = [
+    `import type { CustomerDto } from "../../../../modules/customers/contract.ts";`,
+    `import type { ErrorBody } from "../../../../kernel/contract.ts";`,
+    `import { RANGES } from "../../../../modules/customers/settings_rules.ts";`,
+    `const policy = import("../../../../modules/users/password_policy.ts");`,
+  ].join("\n");
+  assert.deepEqual(lint("web/src/features/settings/form.tsx", source), []);
+});
+
+Deno.test("web-boundaries rule reports server files other than contracts and rule files", () => {
+  const source = [
+    `import type { UserRow } from "../../../modules/users/schema.ts";`,
+    `import { AppError } from "../../../kernel/errors.ts";`,
+    `import type { GridStatusDto } from "../../../modules/monitoring/mod.ts";`,
+  ].join("\n");
+  const tail = ": the web app imports only modules/<name>/contract.ts, kernel/contract.ts " +
+    "and the pure rule files";
+  assert.deepEqual(messages("web/src/lib/api.ts", source, "web-boundaries"), [
+    `Import of modules/users/schema.ts from web/src${tail}`,
+    `Import of kernel/errors.ts from web/src${tail}`,
+    `Import of modules/monitoring/mod.ts from web/src${tail}`,
+  ]);
+  const fixture = `import atlas from "../../../node_modules/world-atlas/countries-10m.json";`;
+  assert.deepEqual(lint("web/src/map/basemap_test.ts", fixture), [], "tests may read fixtures");
+});
+
+Deno.test("fileLengthWarning() warns over 400 lines of a source file, never for tests", () => {
+  const lines = (n: number) => "const x = 1;\n".repeat(n);
+  assert.equal(fileLengthWarning("modules/grid/service.ts", lines(400)), null);
+  assert.equal(
+    fileLengthWarning("modules/grid/service.ts", lines(401)),
+    "warning[gridwatch/max-file-lines]: modules/grid/service.ts has 401 lines " +
+      "(over 400; aim for about 300: split it by sub-area)",
+  );
+  assert.equal(fileLengthWarning("modules/grid/service_test.ts", lines(900)), null);
+});
+
+Deno.test("max-file-lines rule prints its warning and reports nothing, so lint passes", () => {
+  const printed: unknown[] = [];
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => void printed.push(...args);
+  try {
+    const long = "const x = 1;\n".repeat(450);
+    assert.deepEqual(lint("web/src/features/big/page.tsx", long), []);
+    assert.deepEqual(lint("web/src/features/big/page.tsx", "const x = 1;\n"), []);
+  } finally {
+    console.warn = warn;
+  }
+  assert.deepEqual(printed, [
+    "warning[gridwatch/max-file-lines]: web/src/features/big/page.tsx has 450 lines " +
+    "(over 400; aim for about 300: split it by sub-area)",
+  ]);
 });
 
 Deno.test("no-literal-ui-text rule reports JSX text and text attributes", () => {

@@ -12,7 +12,9 @@
  */
 
 import {
+  checkWebImport,
   isTestFile,
+  isWebImportable,
   resolveImport,
   serverOwner as unitOf,
 } from "../../scripts/lint/boundaries_plugin.ts";
@@ -265,4 +267,34 @@ export function deepImports(graph: ImportGraph): string[] {
     if (from === null || to === null || to === "main.ts" || from === to) return false;
     return edge.to !== `${to}/mod.ts`;
   }).map(describeEdge);
+}
+
+/** Imports of web/src that leave web/ for anything but a contract or a pure rule file. */
+export function webImportViolations(files: SourceFile[]): string[] {
+  return buildImportGraph(files).edges.filter((edge) =>
+    edge.from.startsWith("web/src/") && !edge.to.startsWith("web/") &&
+    checkWebImport(edge.from, edge.to) !== null
+  ).map(describeEdge);
+}
+
+/** npm packages the shared files (contracts and pure rule files) may import. */
+const SHARED_PACKAGES = /^(zod|libphonenumber-js|@zxcvbn-ts\/[\w-]+)(\/|$)/;
+
+/**
+ * Imports of the files the web app shares with the server (every `contract.ts` and the pure
+ * rule files) that would pull server code into the browser: anything but the packages above
+ * and the other shared files of the same module.
+ */
+export function sharedFileViolations(files: SourceFile[]): string[] {
+  const problems: string[] = [];
+  for (const file of files) {
+    if (!isWebImportable(file.path)) continue;
+    for (const specifier of importSpecifiers(file.text)) {
+      const to = resolveImport(file.path, specifier);
+      const sameModule = to !== null && unitOf(to) === unitOf(file.path) && isWebImportable(to);
+      const allowed = to === null ? SHARED_PACKAGES.test(specifier) : sameModule;
+      if (!allowed) problems.push(`${file.path} imports "${specifier}"`);
+    }
+  }
+  return problems;
 }

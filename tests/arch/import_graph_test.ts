@@ -8,11 +8,13 @@ import {
   findCycles,
   type ImportGraph,
   layeringViolations,
+  sharedFileViolations,
   type SourceFile,
+  webImportViolations,
 } from "./import_graph.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const SKIPPED_FOLDERS = new Set(["node_modules", "web", "data"]);
+const SKIPPED_FOLDERS = new Set(["node_modules", "dist", "data"]);
 const SOURCE_FILE = /\.(?:[cm]?[jt]sx?)$/;
 
 async function readIfPresent(path: string): Promise<string | null> {
@@ -40,6 +42,12 @@ async function walk(folder: string, files: SourceFile[]): Promise<void> {
     const text = await readIfPresent(path);
     if (text !== null) files.push({ path, text });
   }
+}
+
+async function readWebCode(): Promise<SourceFile[]> {
+  const files: SourceFile[] = [];
+  await walk("web/src", files);
+  return files;
 }
 
 async function readServerCode(): Promise<SourceFile[]> {
@@ -77,5 +85,16 @@ Deno.test("import graph shows files outside a module importing only its mod.ts",
   assertNone(
     "Imports that bypass a module's public export mod.ts",
     deepImports(await serverGraph()),
+  );
+});
+
+Deno.test("web/src imports from the server only contracts and the pure rule files", async () => {
+  assertNone("Web imports of server code", webImportViolations(await readWebCode()));
+});
+
+Deno.test("contracts and pure rule files import only zod, their rule libraries and each other", async () => {
+  assertNone(
+    "Shared files that would pull server code into the browser",
+    sharedFileViolations(await readServerCode()),
   );
 });

@@ -6,7 +6,9 @@ import {
   findCycles,
   importSpecifiers,
   layeringViolations,
+  sharedFileViolations,
   type SourceFile,
+  webImportViolations,
 } from "./import_graph.ts";
 
 function files(entries: Record<string, string>): SourceFile[] {
@@ -108,5 +110,38 @@ Deno.test("deepImports() reports files reaching past another module's mod.ts", (
     'main.ts -> modules/grid/routes.ts ("./modules/grid/routes.ts")',
     'modules/identity/login_test.ts -> modules/users/service.ts ("../users/service.ts")',
     'modules/grid/mod.ts -> core/ingest.ts ("../../core/ingest.ts")',
+  ]);
+});
+
+Deno.test("webImportViolations() names web imports of server files other than contracts", () => {
+  const found = webImportViolations(files({
+    "web/src/lib/api.ts": `import type { ErrorBody } from "../../../kernel/contract.ts";
+      import { AppError } from "../../../kernel/errors.ts";`,
+    "web/src/features/a/page.tsx": `import type { X } from "../../../../modules/a/contract.ts";
+      import { y } from "../../../../modules/a/service.ts";
+      import { Button } from "../../ui/button.tsx";`,
+  }));
+  assert.deepEqual(found, [
+    'web/src/lib/api.ts -> kernel/errors.ts ("../../../kernel/errors.ts")',
+    'web/src/features/a/page.tsx -> modules/a/service.ts ("../../../../modules/a/service.ts")',
+  ]);
+});
+
+Deno.test("sharedFileViolations() keeps contracts and rule files free of server code", () => {
+  const found = sharedFileViolations(files({
+    "modules/a/contract.ts": `import { z } from "zod";
+      import { RULE } from "./settings_rules.ts";
+      import { AppError } from "../../kernel/mod.ts";`,
+    "modules/customers/settings_rules.ts": `import { z } from "zod";
+      import { isValidPhoneNumber } from "libphonenumber-js";
+      import { db } from "./schema.ts";`,
+    "kernel/contract.ts": `import { Hono } from "hono";`,
+    "modules/a/service.ts": `import { Hono } from "hono";`,
+  }));
+  assert.deepEqual(found, [
+    'modules/a/contract.ts imports "./settings_rules.ts"',
+    'modules/a/contract.ts imports "../../kernel/mod.ts"',
+    'modules/customers/settings_rules.ts imports "./schema.ts"',
+    'kernel/contract.ts imports "hono"',
   ]);
 });

@@ -4,9 +4,7 @@
  * sees the verdict; then defines and activates an I/O module in #io-configuration.
  */
 import { expect, type Page, test } from "@playwright/test";
-import { ACCOUNTS, login } from "./helpers.ts";
-
-const SHOTS = process.env.E2E_SCREENSHOTS ?? "/tmp/cells";
+import { ACCOUNTS, login, shot } from "./helpers.ts";
 
 async function choose(page: Page, trigger: string, option: string) {
   await page.getByRole("combobox", { name: trigger, exact: true }).click();
@@ -49,7 +47,7 @@ test("an admin links a cell to a node, maps it and validates the mapping", async
   await page.getByRole("button", { name: "Link to a node" }).click();
   const dialog = page.getByRole("dialog");
   await choose(page, "Node", "CAB Seeblick 4 · LV grid Seeblick");
-  await page.screenshot({ path: `${SHOTS}/link-dialog.png` });
+  await shot(page, `link-dialog`);
   await dialog.getByRole("button", { name: "Link" }).click();
   const detail = page.getByRole("region", { name: "Cell GW-2026-0024" });
   await expect(detail.getByText("Not Completed").first()).toBeVisible();
@@ -72,8 +70,8 @@ test("an admin links a cell to a node, maps it and validates the mapping", async
   const verdict = detail.getByRole("status", { name: "Mapping validation result" });
   await expect(verdict.getByText("Mapping validation timeout. Try again!")).toBeVisible();
   await expect(verdict.getByText("Result: no conclusion")).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/cells-tab.png`, fullPage: true });
-  await detail.screenshot({ path: `${SHOTS}/cell-detail.png` });
+  await shot(page, `cells-tab`, { fullPage: true });
+  await shot(detail, `cell-detail`);
 });
 
 test("the I/O configuration tab defines and activates modules with the spec's messages", async ({ page }) => {
@@ -100,7 +98,7 @@ test("the I/O configuration tab defines and activates modules with the spec's me
   await choose(page, "Module", "Door contact · Digital input");
   await page.getByRole("button", { name: "Activate" }).click();
   await expect(page.getByText("Module 1")).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/io-configuration.png`, fullPage: true });
+  await shot(page, `io-configuration`, { fullPage: true });
 });
 
 test("a miswired cell's verdict shows the spec's message and the fix", async ({ page }) => {
@@ -144,5 +142,5 @@ test("a miswired cell's verdict shows the spec's message and the fix", async ({ 
   ).toBeVisible();
   await expect(verdict.getByText(/Shift the mapping left: L1 → L3/)).toBeVisible();
   await expect(verdict.getByRole("button", { name: "Ignore results" })).toBeVisible();
-  await detail.screenshot({ path: `${SHOTS}/verdict-shift-left.png` });
+  await shot(detail, `verdict-shift-left`);
 });

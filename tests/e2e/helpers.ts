@@ -1,5 +1,6 @@
 /** Shared steps of the end-to-end tests: the real login page of the embedded provider. */
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
+import { mkdirSync } from "node:fs";
 
 /** Demo accounts (README.md). */
 export const ACCOUNTS = {
@@ -51,4 +52,24 @@ export async function openMegaMenu(page: Page): Promise<void> {
 /** Opens the user menu in the header. */
 export async function openUserMenu(page: Page): Promise<void> {
   await page.getByRole("button", { name: /^User menu of / }).click();
+}
+
+/**
+ * Where screenshots for looking at the screens go: only when `E2E_SCREENSHOTS` names a folder
+ * (`E2E_SCREENSHOTS=/tmp/shots npx playwright test ...`); the suite itself asserts what it
+ * checks and takes none.
+ */
+export const SCREENSHOTS = process.env.E2E_SCREENSHOTS ?? "";
+
+/** Takes a screenshot of a page or an element into `E2E_SCREENSHOTS`, when set. */
+export async function shot(
+  target: Page | Locator,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<void> {
+  if (!SCREENSHOTS) return;
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const path = `${SCREENSHOTS}/${name}.png`;
+  if ("goto" in target) await target.screenshot({ path, fullPage: options.fullPage ?? false });
+  else await target.screenshot({ path });
 }

@@ -5,12 +5,7 @@
  * metering status of the demo's electrical works.
  */
 import { expect, test } from "@playwright/test";
-import { ACCOUNTS, login } from "./helpers.ts";
-
-const SHOTS = process.env.E2E_SCREENSHOTS ?? "";
-const shot = async (page: import("@playwright/test").Page, name: string) => {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-};
+import { ACCOUNTS, login, shot } from "./helpers.ts";
 
 // maplibre draws with WebGL: let headless Chromium use its software renderer.
 test.use({
@@ -33,13 +28,13 @@ test("metering information lists every electrical work of the demo with its stat
   // 20 electrical works of the demo and the header row (this test runs before any is added).
   await expect(table.getByRole("row")).toHaveCount(21);
   await expect(table.getByRole("cell", { name: /TS Seeblick/ })).toBeVisible();
-  await shot(page, "metering-list");
+  await shot(page, "metering-list", { fullPage: true });
   await page.getByRole("radio", { name: "Map" }).click();
   const map = page.getByTestId("grid-map");
   await expect(map).toHaveAttribute("data-ready", "true");
   await expect(map).toHaveAttribute("data-points", "20");
   await expect(map.locator("canvas")).toBeVisible();
-  await shot(page, "metering-map");
+  await shot(page, "metering-map", { fullPage: true });
   // The choice is in the URL: a reload (or a shared link) opens the map again.
   await expect(page).toHaveURL(/view=map/);
   await page.reload();
@@ -54,7 +49,7 @@ test("an admin builds a station group down to a node with feeders and sees it on
   );
   const tree = page.getByRole("tree", { name: "Grid structure" });
   await expect(tree.getByText("Substation Lucerne South")).toBeVisible();
-  await shot(page, "infrastructure-grid");
+  await shot(page, "infrastructure-grid", { fullPage: true });
 
   // Station group, with the form mirroring the server's name rule.
   await page.getByRole("button", { name: "Add HV/MV station" }).first().click();
@@ -102,7 +97,7 @@ test("an admin builds a station group down to a node with feeders and sees it on
   await dialog.getByRole("button", { name: "Save" }).click();
   await expect(second.getByText("Value must be between 0.7 and 1")).toBeVisible();
   await second.getByLabel("Minimum power factor").fill("0.95");
-  await shot(page, "infrastructure-node-dialog");
+  await shot(page, "infrastructure-node-dialog", { fullPage: true });
   await dialog.getByRole("button", { name: "Save" }).click();
   await expect(dialog).toBeHidden();
 
@@ -110,7 +105,7 @@ test("an admin builds a station group down to a node with feeders and sees it on
   await expect(details.getByRole("heading", { name: "TS E2E Nord" })).toBeVisible();
   await expect(details.getByRole("cell", { name: "LV line E2E", exact: true })).toBeVisible();
   await expect(details.getByRole("cell", { name: "PV Inverter", exact: true })).toBeVisible();
-  await shot(page, "infrastructure-node-details");
+  await shot(page, "infrastructure-node-details", { fullPage: true });
 
   // On the map: the selected node opens its popup at node zoom.
   await page.getByRole("radio", { name: "Map" }).click();
@@ -118,7 +113,7 @@ test("an admin builds a station group down to a node with feeders and sees it on
   await expect(map).toHaveAttribute("data-ready", "true");
   await tree.getByRole("button", { name: /^TS E2E Nord/ }).click();
   await expect(map.locator(".maplibregl-popup")).toContainText("TS E2E Nord");
-  await shot(page, "infrastructure-map");
+  await shot(page, "infrastructure-map", { fullPage: true });
 
   // A refused deletion: the spec's confirmation, then the server's reason.
   await page.getByRole("button", { name: "Delete Substation E2E North" }).click();
@@ -131,7 +126,7 @@ test("an admin builds a station group down to a node with feeders and sees it on
     "A station with MV feeders cannot be deleted.",
   );
   await expect(tree.getByText("Substation E2E North")).toBeVisible();
-  await shot(page, "infrastructure-refused-delete");
+  await shot(page, "infrastructure-refused-delete", { fullPage: true });
 });
 
 test("the electrical-works search finds at most 10 works and selects one", async ({ page }) => {
@@ -178,5 +173,5 @@ test("an admin uploads a map layer and a wrong file type is refused", async ({ p
     })),
   });
   await expect(dialog.getByText("cables")).toBeVisible();
-  await shot(page, "infrastructure-map-layers");
+  await shot(page, "infrastructure-map-layers", { fullPage: true });
 });

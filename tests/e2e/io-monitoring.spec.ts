@@ -6,9 +6,7 @@
  * 1280 and 1920 px go to /tmp/io/.
  */
 import { expect, test } from "@playwright/test";
-import { ACCOUNTS, login } from "./helpers.ts";
-
-const SHOTS = process.env.E2E_SHOTS ?? "/tmp/io";
+import { ACCOUNTS, login, shot } from "./helpers.ts";
 
 test("an operator follows the doors, relays and temperatures of an electrical work", async ({ page }) => {
   test.setTimeout(180_000);
@@ -77,7 +75,7 @@ test("an operator follows the doors, relays and temperatures of an electrical wo
       await expect(history.getByTestId("time-chart").last().locator("canvas").first())
         .toBeVisible();
       await page.waitForTimeout(800);
-      await page.screenshot({ path: `${SHOTS}/io-${width}-${scheme}.png`, fullPage: true });
+      await shot(page, `io-${width}-${scheme}`, { fullPage: true });
     }
   }
 });

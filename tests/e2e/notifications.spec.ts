@@ -6,9 +6,7 @@
  * which publishes a grid.cellsToConfigure event for the caller's customer.
  */
 import { expect, type Page, test } from "@playwright/test";
-import { ACCOUNTS, login } from "./helpers.ts";
-
-const SHOTS = process.env.SCREENSHOT_DIR ?? "/tmp/notifications";
+import { ACCOUNTS, login, shot } from "./helpers.ts";
 
 /** Calls the API from the page with the session's access token (as the web app does). */
 async function callApi(page: Page, method: string, path: string, body?: unknown) {
@@ -44,7 +42,7 @@ test("a produced notification appears live in the bell and is marked read", asyn
   await expect(dropdown.getByText("Notifications are not activated")).toBeVisible();
   await expect(dropdown.getByRole("link", { name: "Open the notification settings" }))
     .toHaveAttribute("href", "/user-settings#notification-settings");
-  await page.screenshot({ path: `${SHOTS}/bell-not-activated.png` });
+  await shot(page, `bell-not-activated`);
   await page.keyboard.press("Escape");
 
   // Enable the infrastructure setup notifications as the settings section saves them.
@@ -72,7 +70,7 @@ test("a produced notification appears live in the bell and is marked read", asyn
   const row = dropdown.getByRole("button", { name: /^3 cells are waiting for configuration/ });
   await expect(row).toBeVisible();
   await expect(dropdown.getByText(/Infrastructure Setup · (now|\d+ seconds? ago)/)).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/bell-live.png` });
+  await shot(page, `bell-live`);
 
   // The server fails once: the error toast appears at the bottom left, nothing changes.
   await page.route(
@@ -89,7 +87,7 @@ test("a produced notification appears live in the bell and is marked read", asyn
   const viewport = page.viewportSize()!;
   expect(box!.x).toBeLessThan(viewport.width / 2);
   expect(box!.y).toBeGreaterThan(viewport.height / 2);
-  await page.screenshot({ path: `${SHOTS}/bell-toast.png` });
+  await shot(page, `bell-toast`);
   await expect(bell).toHaveAccessibleName("Notifications, 1 unread");
   await page.unroute("**/nsm/notifications/*");
 
@@ -100,7 +98,7 @@ test("a produced notification appears live in the bell and is marked read", asyn
     dropdown.getByRole("button", { name: "3 cells are waiting for configuration", exact: true }),
   ).toBeVisible();
   await expect(dropdown.getByLabel("Unread")).toHaveCount(0);
-  await page.screenshot({ path: `${SHOTS}/bell-read.png` });
+  await shot(page, `bell-read`);
 
   // More arrive live; 'Mark all as read', then one deletion and 'Delete All'.
   for (const count of [1, 5]) {
@@ -139,7 +137,7 @@ test("the bell loads further pages while scrolling", async ({ page }) => {
   const list = page.getByRole("dialog").getByRole("list", { name: "Notifications" });
   // Window 480 px: list height 300 px, pages of 300 / 50 + 1 = 7 rows.
   await expect(list.getByRole("listitem")).toHaveCount(7);
-  await page.screenshot({ path: `${SHOTS}/bell-page-1.png` });
+  await shot(page, `bell-page-1`);
   await list.evaluate((el) => el.scrollTo(0, el.scrollHeight));
   await expect(list.getByRole("listitem")).toHaveCount(14);
   await expect(list.getByText("1 cell is waiting for configuration")).toBeVisible();
@@ -159,7 +157,7 @@ test("notification settings switch the bell's modules and survive a reload", asy
   await web.click();
   await section.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Notification settings saved.", { exact: true })).toBeVisible();
-  await section.screenshot({ path: `${SHOTS}/settings.png` });
+  await shot(section, `settings`);
   await page.reload();
   await expect(
     page.locator("#notification-settings").getByRole("switch", {

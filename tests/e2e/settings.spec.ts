@@ -4,12 +4,8 @@
  * super-role warning for a customer with unset mandatory settings.
  */
 import { expect, type Page, test } from "@playwright/test";
-import { mkdirSync } from "node:fs";
 import { deflateSync } from "node:zlib";
-import { ACCOUNTS, login, openUserMenu } from "./helpers.ts";
-
-const SHOTS = "/tmp/settings";
-mkdirSync(SHOTS, { recursive: true });
+import { ACCOUNTS, login, openUserMenu, shot } from "./helpers.ts";
 
 function crc32(bytes: Uint8Array): number {
   let c = ~0;
@@ -64,10 +60,10 @@ test("an admin changes the date format and a threshold and sees them after a rel
   await expect(page.getByText("Unsaved changes")).toBeVisible();
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByText("Settings saved.", { exact: true })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/global-settings.png` });
+  await shot(page, `global-settings`);
   await page.setViewportSize({ width: 1920, height: 1080 });
   await page.locator("main").evaluate((main) => main.scrollTo(0, main.scrollHeight));
-  await page.screenshot({ path: `${SHOTS}/global-settings-1920-bottom.png` });
+  await shot(page, `global-settings-1920-bottom`);
   await page.reload();
   await expect(page.getByLabel("Date format")).toHaveValue("MMM DD, YYYY");
   await expect(page.getByLabel("Overvoltage (%)")).toHaveValue("8");
@@ -88,7 +84,7 @@ test("bad values are refused with their message and nothing is saved", async ({ 
   await expect(page.getByText("This field can have maximum 250 characters.")).toBeVisible();
   await expect(page.getByText("Allowed values from 5 to 24")).toBeVisible();
   await expect(page.getByText("'demo' is not a valid domain name.")).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/global-settings-errors.png` });
+  await shot(page, `global-settings-errors`);
   await page.getByRole("button", { name: "Discard changes" }).click();
   await page.reload();
   await expect(page.getByLabel("City")).toHaveValue("");
@@ -110,7 +106,7 @@ test("a logo that is no image is refused by its content; a PNG is shown in the h
   await expect(page.getByRole("img", { name: "Logo of the customer" })).toBeVisible();
   const header = page.getByRole("banner").getByRole("img", { name: "Logo of EW Demo AG" });
   await expect(header).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/logo.png` });
+  await shot(page, `logo`);
   await page.reload();
   await expect(header).toBeVisible();
 });
@@ -126,7 +122,7 @@ test("a grid monitoring admin changes the thresholds on their own page", async (
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByText("Settings saved.", { exact: true })).toBeVisible();
   await expect(page.getByText(/warning below 207.00 V and above/)).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/grid-monitoring-settings.png` });
+  await shot(page, `grid-monitoring-settings`);
   await page.reload();
   await expect(overcurrent).toHaveValue("120");
 });
@@ -146,11 +142,11 @@ test("a super role on a customer with unset settings is sent to the module setti
   const dialog = page.getByRole("dialog", { name: "Customer settings are incomplete" });
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText("Company name (missing or still 'New customer')");
-  await page.screenshot({ path: `${SHOTS}/super-warning.png` });
+  await shot(page, `super-warning`);
   await dialog.getByRole("button", { name: "Go to settings" }).click();
   await expect(page).toHaveURL(/\/global-settings#apps-settings$/);
   await expect(page.getByRole("heading", { name: "Module settings" })).toBeInViewport();
-  await page.screenshot({ path: `${SHOTS}/apps-settings.png` });
+  await shot(page, `apps-settings`);
   await page.getByLabel("Company name").fill("Stadtwerk Beispiel");
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByText("Settings saved.", { exact: true })).toBeVisible();

@@ -4,10 +4,9 @@
  * new user logs in through the real login page and lands on that start page, and a profile
  * change stays after a reload. Screenshots go to /tmp/users/.
  */
-import { expect, type Page, test } from "@playwright/test";
-import { type Account, ACCOUNTS, login } from "./helpers.ts";
+import { expect, test } from "@playwright/test";
+import { type Account, ACCOUNTS, login, shot } from "./helpers.ts";
 
-const SHOTS = "/tmp/users";
 const NEW_USER = {
   name: "Greta Gridwatcher",
   email: "greta.g@demo-ew.ch",
@@ -16,10 +15,6 @@ const NEW_USER = {
 
 // login() types its argument as a demo account; it reads only the e-mail and the password.
 const GRETA = { ...NEW_USER, startPage: "/grid-monitoring" } as unknown as Account;
-
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
-}
 
 test.describe.configure({ mode: "serial" });
 
@@ -30,7 +25,7 @@ test("an admin creates a user with a start page and module access; a weak passwo
   await expect(page.getByRole("heading", { level: 1, name: "User Management" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Anna Admin" })).toBeVisible();
   await expect(page.getByText("1–5 of 5")).toBeVisible();
-  await shot(page, "list");
+  await shot(page, "list", { fullPage: true });
 
   await page.getByRole("searchbox", { name: "Search users" }).fill("otto");
   await expect(page).toHaveURL(/search=otto/);
@@ -57,7 +52,7 @@ test("an admin creates a user with a start page and module access; a weak passwo
   await expect(dialog.getByText("The password is too weak. (601)").first()).toBeVisible();
   await dialog.getByRole("button", { name: "Create user" }).click();
   await expect(dialog).toBeVisible();
-  await shot(page, "create-weak-password");
+  await shot(page, "create-weak-password", { fullPage: true });
 
   await dialog.getByLabel("Password", { exact: true }).fill(NEW_USER.password);
   await dialog.getByLabel("Confirm password").fill("Blue-Kettle-42-Mos");
@@ -68,7 +63,7 @@ test("an admin creates a user with a start page and module access; a weak passwo
     "aria-valuenow",
     "4",
   );
-  await shot(page, "create-filled");
+  await shot(page, "create-filled", { fullPage: true });
   await dialog.getByRole("button", { name: "Create user" }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText(`${NEW_USER.name} was created.`).first()).toBeVisible();
@@ -82,7 +77,7 @@ test("an admin creates a user with a start page and module access; a weak passwo
   await expect(page.getByLabel("Mobile number")).toHaveValue("+41 79 555 12 34");
   await expect(page.getByLabel("Access to Grid Monitoring")).toHaveValue("user");
   await expect(page.getByLabel("Access to Power Quality")).toHaveValue("");
-  await shot(page, "detail");
+  await shot(page, "detail", { fullPage: true });
 });
 
 test("the new user logs in through the login page and lands on the assigned start page", async ({ page }) => {
@@ -104,7 +99,7 @@ test("a profile change (phone, language) is visible after a reload", async ({ pa
   await profile.getByRole("button", { name: "Send validation email" }).click();
   await expect(profile.getByText(/We sent a validation link to greta\.g@demo-ew\.ch/))
     .toBeVisible();
-  await shot(page, "settings");
+  await shot(page, "settings", { fullPage: true });
 
   await profile.getByLabel("Interface language").selectOption("fr");
   await expect(page.getByRole("heading", { level: 1, name: "Mon profil et paramètres" }))
@@ -115,7 +110,7 @@ test("a profile change (phone, language) is visible after a reload", async ({ pa
   const profil = page.getByRole("region", { name: "Profil" });
   await expect(profil.getByLabel("Numéro de mobile")).toHaveValue("+33 6 12 34 56 78");
   await expect(profil.getByLabel("Page d'accueil")).toHaveValue("/metering-information");
-  await shot(page, "settings-fr");
+  await shot(page, "settings-fr", { fullPage: true });
 
   await profil.getByLabel("Langue de l'interface").selectOption("en");
   await expect(page.getByRole("heading", { level: 1, name: "My Profile & Settings" }))
@@ -145,7 +140,7 @@ test("an admin disables, then deletes a user after the spec's confirmation", asy
   await expect(confirm).toContainText(
     "This action is irrecoverable, are you sure you want to delete?",
   );
-  await shot(page, "delete-confirm");
+  await shot(page, "delete-confirm", { fullPage: true });
   await confirm.getByRole("button", { name: "Yes, delete it" }).click();
   await expect(page).toHaveURL(/\/user-management$/);
   await expect(page.getByRole("link", { name: NEW_USER.name })).toHaveCount(0);

@@ -8,14 +8,16 @@ import assert from "node:assert/strict";
 import { backfill, DEMO_USERS, demoSimCells } from "../../modules/demo/mod.ts";
 import type { StationGroupDto } from "../../modules/grid/mod.ts";
 import { createLogger } from "../../kernel/mod.ts";
-import type { GridStatusDto } from "../../modules/monitoring/mod.ts";
+import type { FullGridStatusDto } from "../../modules/monitoring/mod.ts";
 import { databaseKinds, startTestPlatform } from "../helpers/platform.ts";
 
 type NodeDto =
-  GridStatusDto["station_groups"][number]["mv_feeder_groups"][number]["lv_groups"][number]["nodes"][
+  FullGridStatusDto["station_groups"][number]["mv_feeder_groups"][number]["lv_groups"][number][
+    "nodes"
+  ][
     number
   ];
-const nodesOf = (s: GridStatusDto): NodeDto[] =>
+const nodesOf = (s: FullGridStatusDto): NodeDto[] =>
   s.station_groups.flatMap((g) =>
     g.mv_feeder_groups.flatMap((m) => m.lv_groups.flatMap((l) => l.nodes))
   );
@@ -100,7 +102,7 @@ for (const kind of databaseKinds()) {
         const to = now - (now % 20_000);
         await backfill(deps, cells, to - 20 * 60_000, to);
 
-        const mv = await get<GridStatusDto>("/evm/grid-monitoring/grid-status?level=MV");
+        const mv = await get<FullGridStatusDto>("/evm/grid-monitoring/grid-status?level=MV");
         assert.equal(mv.has_mv_values, true);
         const mvNodes = nodesOf(mv);
         assert.deepEqual(mvNodes.map((n) => n.name).sort(), MV_STATIONS);
@@ -119,7 +121,7 @@ for (const kind of databaseKinds()) {
         assert.equal(mv.counts.OK, 2);
 
         // LV: every node stays, the two stations with their LV lines and LV voltages.
-        const lv = await get<GridStatusDto>("/evm/grid-monitoring/grid-status?level=LV");
+        const lv = await get<FullGridStatusDto>("/evm/grid-monitoring/grid-status?level=LV");
         assert.equal(lv.has_mv_values, true);
         const lvNodes = new Map(nodesOf(lv).map((n) => [n.name, n]));
         assert.equal(lvNodes.size, 20);

@@ -161,17 +161,18 @@ for (const kind of databaseKinds()) {
             name: "Changed",
             city: "x".repeat(251),
           });
-          assert.equal(res.status, 422);
+          assert.equal(res.status, 400);
           const body = await res.json() as { key: string; params: Record<string, unknown> };
-          assert.equal(body.key, "settings.tooLong");
-          assert.equal(body.params.field, "city");
-          assert.equal(body.params.count, 250);
+          assert.equal(body.key, "common.validation");
+          assert.deepEqual(body.params.issues, [
+            { path: "city", key: "settings.tooLong", params: { count: 250 } },
+          ]);
           const now = await (await call(settingsOf, admin)).json() as { name: string };
           assert.equal(now.name, "EW Demo AG");
           const lang = await put(settingsOf, admin, { ...validSettings(), default_language: "uk" });
-          assert.equal(
-            (await lang.json() as { key: string }).key,
-            "settings.defaultLanguageNotAvailable",
+          assert.deepEqual(
+            (await lang.json() as { params: { issues: unknown } }).params.issues,
+            [{ path: "default_language", key: "settings.defaultLanguageNotAvailable", params: {} }],
           );
           const bad = await call(settingsOf, admin, { method: "PUT", body: "{not json" });
           assert.equal(bad.status, 400);
@@ -209,16 +210,16 @@ for (const kind of databaseKinds()) {
           const bad = await put(path, admin, {
             warning_thresholds: { ...thresholds, overcurrent_pct: 201 },
           });
-          assert.equal(bad.status, 422);
-          assert.deepEqual((await bad.json() as { params: unknown }).params, {
-            field: "warning_thresholds.overcurrent_pct",
-            min: 50,
-            max: 200,
-            issues: [{
-              field: "warning_thresholds.overcurrent_pct",
-              key: "settings.outOfRange",
-              params: { min: 50, max: 200 },
-            }],
+          assert.equal(bad.status, 400);
+          assert.deepEqual(await bad.json(), {
+            key: "common.validation",
+            params: {
+              issues: [{
+                path: "warning_thresholds.overcurrent_pct",
+                key: "settings.outOfRange",
+                params: { min: 50, max: 200 },
+              }],
+            },
           });
           assert.equal((await call(path, tokens[OPERATOR.email]!)).status, 403);
           const read = await platform.services.customers.getByKey(demo);

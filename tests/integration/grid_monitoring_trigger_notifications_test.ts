@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
 import { DEMO_USERS } from "../../modules/demo/mod.ts";
 import { allNodes, type NodeDto, readStructure } from "../../modules/grid/mod.ts";
-import type { NotificationPage } from "../../modules/notifications/mod.ts";
+import type { NotificationPageDto as NotificationPage } from "../../modules/notifications/mod.ts";
 import { decodeClaims, startTestPlatform, type TestPlatform } from "../helpers/platform.ts";
 import en from "../../web/src/i18n/locales/en/notifications.json" with { type: "json" };
 

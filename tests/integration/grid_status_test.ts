@@ -6,15 +6,17 @@ import assert from "node:assert/strict";
 import { DEMO_USERS } from "../../modules/demo/mod.ts";
 import type { StationGroupDto } from "../../modules/grid/mod.ts";
 import { createLogger, EventBus } from "../../kernel/mod.ts";
-import type { GridStatusDto, NodeStateChanged } from "../../modules/monitoring/mod.ts";
+import type { FullGridStatusDto, NodeStateChanged } from "../../modules/monitoring/mod.ts";
 import { startTestPlatform, type TestPlatform } from "../helpers/platform.ts";
 
 type NodeDto =
-  GridStatusDto["station_groups"][number]["mv_feeder_groups"][number]["lv_groups"][number]["nodes"][
+  FullGridStatusDto["station_groups"][number]["mv_feeder_groups"][number]["lv_groups"][number][
+    "nodes"
+  ][
     number
   ];
 
-const nodesOf = (s: GridStatusDto): NodeDto[] =>
+const nodesOf = (s: FullGridStatusDto): NodeDto[] =>
   s.station_groups.flatMap((g) =>
     g.mv_feeder_groups.flatMap((m) => m.lv_groups.flatMap((l) => l.nodes))
   );
@@ -76,7 +78,7 @@ Deno.test({
 
       const res = await platform.request("/evm/grid-monitoring/grid-status?level=LV", { token });
       assert.equal(res.status, 200);
-      const status = await res.json() as GridStatusDto;
+      const status = await res.json() as FullGridStatusDto;
       const byName = new Map(nodesOf(status).map((n) => [n.name, n]));
       assert.equal(byName.get("TS Seeblick")!.state, "OK");
       assert.equal(byName.get("CAB Seeblick 1")!.state, "OK");
@@ -121,7 +123,7 @@ Deno.test({
 
       const mv =
         await (await platform.request("/evm/grid-monitoring/grid-status?level=MV", { token }))
-          .json() as GridStatusDto;
+          .json() as FullGridStatusDto;
       // Only the stations measuring MV: TS Dorf's outage, TS Industrie silent here
       // (tests/integration/demo_mv_test.ts has MV values).
       assert.deepEqual(nodesOf(mv).map((n) => [n.name, n.state]).sort(), [
@@ -146,7 +148,7 @@ Deno.test({
       assert.match(etag, /^W\/"/);
       const unzipped = JSON.parse(
         await new Response(zipped.body!.pipeThrough(new DecompressionStream("gzip"))).text(),
-      ) as GridStatusDto;
+      ) as FullGridStatusDto;
       assert.equal(nodesOf(unzipped).find((n) => n.name === "CAB Seeblick 1")!.state, "OK");
       const plain = await platform.request(lvPath, { token });
       assert.equal(plain.headers.get("content-encoding"), null);
@@ -175,7 +177,7 @@ Deno.test({
       });
       assert.equal(stricter.status, 200, "new thresholds: a new evaluation");
       assert.notEqual(stricter.headers.get("etag"), etag);
-      const after = await stricter.json() as GridStatusDto;
+      const after = await stricter.json() as FullGridStatusDto;
       assert.equal(
         nodesOf(after).find((n) => n.name === "CAB Seeblick 1")!.state,
         "UNDERVOLTAGE",

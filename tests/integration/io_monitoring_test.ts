@@ -8,8 +8,11 @@
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
 import { DEMO_USERS, OTHER_ADMIN } from "../../modules/demo/mod.ts";
-import type { IoElectricalWorksAnswer, IoHistoryAnswer } from "../../modules/io_monitoring/mod.ts";
-import type { NotificationPage } from "../../modules/notifications/mod.ts";
+import type {
+  IoElectricalWorksDto as IoElectricalWorksAnswer,
+  IoHistoryDto as IoHistoryAnswer,
+} from "../../modules/io_monitoring/mod.ts";
+import type { NotificationPageDto as NotificationPage } from "../../modules/notifications/mod.ts";
 import {
   databaseKinds,
   decodeClaims,

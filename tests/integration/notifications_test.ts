@@ -8,7 +8,7 @@ import { sql } from "drizzle-orm";
 import { DEMO_USERS, OTHER_ADMIN } from "../../modules/demo/mod.ts";
 import type {
   NotificationDto,
-  NotificationPage,
+  NotificationPageDto as NotificationPage,
   OutboxDto,
 } from "../../modules/notifications/mod.ts";
 import {

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { nodeCompliance, SLOT_GRACE_MS, SLOT_MS } from "../../core/mod.ts";
 import { backfill, DEMO_USERS, demoSimCells } from "../../modules/demo/mod.ts";
-import type { GridStatusDto } from "../../modules/monitoring/mod.ts";
+import type { FullGridStatusDto } from "../../modules/monitoring/mod.ts";
 import { createLogger } from "../../kernel/mod.ts";
 import { startTestPlatform } from "../helpers/platform.ts";
 
@@ -38,7 +38,7 @@ Deno.test({
         (await platform.login(DEMO_USERS[0].email, DEMO_USERS[0].password)).access_token;
       const status =
         await (await platform.request("/evm/grid-monitoring/grid-status?level=LV", { token }))
-          .json() as GridStatusDto;
+          .json() as FullGridStatusDto;
       const nodes = status.station_groups.flatMap((g) =>
         g.mv_feeder_groups.flatMap((m) => m.lv_groups.flatMap((l) => l.nodes))
       );

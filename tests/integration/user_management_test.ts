@@ -232,7 +232,17 @@ for (const kind of databaseKinds()) {
           );
           assert.deepEqual(phone.body.params.issues, [{
             path: "phone",
-            message: "validation.phoneInvalid",
+            key: "validation.phoneInvalid",
+            params: {},
+          }]);
+          const short = await admin.post(
+            "/usm/users",
+            newUser({ email: "f@demo-ew.ch", name: "Al" }),
+          );
+          assert.deepEqual(short.body.params.issues, [{
+            path: "name",
+            key: "validation.nameMin",
+            params: { count: 3 },
           }]);
           const uk = await superAdmin.post(
             "/usm/users",

@@ -21,7 +21,8 @@ import {
   customersAtom,
   sessionExpiringAtom,
 } from "../lib/session-atoms.ts";
-import type { CurrentUser, Customer } from "../lib/types.ts";
+import type { CustomerDto as Customer } from "../../../modules/customers/contract.ts";
+import type { CurrentUserDto as CurrentUser } from "../../../modules/users/contract.ts";
 import type { AppStore } from "./store.ts";
 
 /** How the boot ended. */

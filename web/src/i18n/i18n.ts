@@ -6,25 +6,11 @@ import i18next from "i18next";
 import { initReactI18next } from "react-i18next";
 import { resolveLanguage, type UiLanguage } from "../lib/language.ts";
 import { convertResource } from "../lib/placeholders.ts";
+import { NAMESPACES } from "./namespaces.ts";
 
 type Json = { default: Record<string, unknown> };
 
-/** Namespaces of the web app; `errors` comes from the server's catalogue. */
-export const NAMESPACES = [
-  "common",
-  "shell",
-  "modules",
-  "notifications",
-  "user-settings",
-  "settings",
-  "users",
-  "infrastructure",
-  "metering",
-  "cells",
-  "statistics",
-  "grid-monitoring",
-  "io-monitoring",
-] as const;
+export { NAMESPACES };
 
 const english = import.meta.glob<Json>("./locales/en/*.json", { eager: true });
 const otherLanguages = import.meta.glob<Json>(["./locales/*/*.json", "!./locales/en/*.json"]);

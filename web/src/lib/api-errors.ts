@@ -1,5 +1,5 @@
 /** Pure parts of the API client: error bodies and the error pages of spec 7. */
-import type { ApiErrorBody } from "./types.ts";
+import type { ErrorBody as ApiErrorBody } from "../../../kernel/contract.ts";
 
 /** The error page a failed call leads to, or `null` when the screen shows the error itself. */
 export function errorPageFor(status: number | null): "/500" | "/403" | "/404" | null {

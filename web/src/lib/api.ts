@@ -4,10 +4,12 @@
  * 404 -> /404?type=api).
  */
 
-/** The header naming the customer a super role acts on (kernel/tenant.ts on the server). */
-export const CUSTOMER_HEADER = "X-Customer";
+import { CUSTOMER_HEADER } from "../../../kernel/contract.ts";
 import { errorPageFor, parseErrorBody } from "./api-errors.ts";
-import type { ApiErrorBody } from "./types.ts";
+
+/** The header naming the customer a super role acts on (kernel/tenant.ts on the server). */
+export { CUSTOMER_HEADER };
+import type { ErrorBody as ApiErrorBody } from "../../../kernel/contract.ts";
 
 /** A failed call; `status` is `null` when no response arrived. */
 export class ApiError extends Error {

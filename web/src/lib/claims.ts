@@ -1,5 +1,5 @@
 /** Reads the profile claims of the token (docs/contracts.md, "Tokens"). */
-import type { Role } from "./types.ts";
+import type { Role } from "../../../modules/users/contract.ts";
 
 /** The claims the web app uses, with safe defaults. */
 export interface TokenClaims {

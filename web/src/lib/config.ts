@@ -1,20 +1,8 @@
-/** The public configuration served at `/config.json` (docs/contracts.md). */
+/** The public configuration served at `/config.json` (`WebConfig` of kernel/contract.ts). */
+import type { WebConfig } from "../../../kernel/contract.ts";
 
-/** Validated public configuration. */
-export interface AppConfig {
-  appName: string;
-  version: string;
-  vendorUrl: string;
-  oidc: { authority: string; clientId: string; scope: string };
-  defaultStartPage: string;
-  defaultStartPageKey: string;
-  appsOpenToAll: string[];
-  helpBaseUrl: string;
-  /** Base URL of the REST calls; empty for the same origin. */
-  apiBaseUrl: string;
-  /** Minutes without input before the session dialog shows (0 disables). */
-  sessionInactivityMinutes: number;
-}
+/** Validated public configuration; `apiBaseUrl` empty for the same origin. */
+export type AppConfig = Required<WebConfig>;
 
 /** Thrown when `/config.json` is missing a field; the message names the field. */
 export class ConfigError extends Error {

@@ -1,5 +1,5 @@
 /** Customer selection (spec 7) and the mandatory settings check of spec 6. */
-import type { Customer } from "./types.ts";
+import type { CustomerDto as Customer } from "../../../modules/customers/contract.ts";
 
 /** sessionStorage key of the customer ids a super role picked. */
 export const CUSTOMER_IDS_STORAGE_KEY = "gw.customerIds";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { missingCustomerSettings, parseStoredCustomerIds, selectCustomer } from "./customer.ts";
-import type { Customer } from "./types.ts";
+import type { CustomerDto as Customer } from "../../../modules/customers/contract.ts";
 
 const customer = (key: string, connection: string, extra: Partial<Customer> = {}): Customer => ({
   key,
@@ -20,6 +20,8 @@ const customer = (key: string, connection: string, extra: Partial<Customer> = {}
   map_center: { lat: 46.8, lng: 8.2 },
   applications: [],
   authorized_email_domains: [],
+  logo_etag: null,
+  warning_thresholds: { overvoltage_pct: 10, undervoltage_pct: 10, overcurrent_pct: 100 },
   ...extra,
 });
 const all = [customer("c1", "demo-ew"), customer("c2", "other-ew")];

@@ -2,6 +2,7 @@
  * The module registry: one entry per screen area with its route, module key (docs/contracts.md),
  * help page and header switches. Routes, the mega menu and the help centre all read it.
  */
+import type { LinkProps } from "@tanstack/react-router";
 import type { RouteAccess } from "./access.ts";
 
 /** Identifiers of the screen areas; also the i18n keys `modules:<id>.title`. */
@@ -21,11 +22,14 @@ export type ModuleId =
   | "api-doc"
   | "io-monitoring";
 
+/** A path of the app's routes (any string where the router is not registered, as in tests). */
+export type AppPath = Exclude<NonNullable<LinkProps["to"]>, "." | "..">;
+
 /** What the shell needs to know about a module. */
 export interface ModuleDefinition {
   id: ModuleId;
   /** Where links to the module go. */
-  path: string;
+  path: AppPath;
   access: RouteAccess;
   /** Help centre page name, `<name>.html`. */
   helpPage: string;
@@ -37,7 +41,7 @@ export interface ModuleDefinition {
 
 function define(
   id: ModuleId,
-  path: string,
+  path: AppPath,
   access: RouteAccess,
   options: { voltageSwitch?: boolean; runModeSwitch?: boolean } = {},
 ): ModuleDefinition {

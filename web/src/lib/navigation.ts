@@ -1,11 +1,11 @@
 /** The mega menu model of spec 2.5, computed from the access guard. */
 import { type AccessContext, type AccessDenial, denialReason, isAdminOf } from "./access.ts";
-import { type ModuleId, MODULES } from "./modules.ts";
+import { type AppPath, type ModuleId, MODULES } from "./modules.ts";
 
 /** One entry of the mega menu. */
 export interface MenuEntry {
   id: ModuleId;
-  path: string;
+  path: AppPath;
   /** `null` when the entry is clickable, else why it is greyed out. */
   denial: AccessDenial;
   /** The entry leads to a voltage page, so the current voltage is carried along. */

@@ -1,4 +1,12 @@
 /** Reads the notification preferences stored in user_metadata.notification.apps. */
+import {
+  APP_OF_TYPE,
+  NOTIFICATION_TYPES,
+  type NotificationType,
+} from "../../../modules/notifications/contract.ts";
+import type {
+  NotificationSettings as NotificationSettingsValue,
+} from "../../../modules/users/contract.ts";
 
 /**
  * True when at least one notification is enabled. The `apps` object maps an app key to a flag
@@ -24,24 +32,32 @@ export interface AppChannels {
   email: boolean;
 }
 
-/** user_metadata.notification as PATCH /usm/users/current/{id} takes it (docs/contracts.md). */
-export interface NotificationSettingsValue {
-  apps: Record<string, boolean | AppChannels>;
-  /** The master switch of e-mail notifications (needs a validated e-mail). */
-  email: boolean;
+/** user_metadata.notification as PATCH /usm/users/current/{id} takes it. */
+export type { NotificationSettingsValue };
+
+/** The module of each notification type (its screen and title). */
+const MODULE_OF_TYPE = {
+  GRID_MONITORING: "grid-monitoring",
+  DATA_EXPORT: "data-export",
+  POWER_QUALITY: "power-quality",
+  SETUP_INFORMATION: "infrastructure-setup",
+  IO_MONITORING: "io-monitoring",
+  CONNECTOR_SCADA: "scada-connector",
+} as const satisfies Record<NotificationType, string>;
+
+/** A notification type with the app key whose role and setting it needs (the server's table). */
+export interface NotificationApp {
+  key: string;
+  type: NotificationType;
+  module: (typeof MODULE_OF_TYPE)[NotificationType];
 }
 
 /** Notification types of spec 3 with the app key whose role and setting they need. */
-export const NOTIFICATION_APPS = [
-  { key: "app:grid-monitoring", type: "GRID_MONITORING", module: "grid-monitoring" },
-  { key: "hes:data-export", type: "DATA_EXPORT", module: "data-export" },
-  { key: "app:power-quality", type: "POWER_QUALITY", module: "power-quality" },
-  { key: "hes:infrastructure-setup", type: "SETUP_INFORMATION", module: "infrastructure-setup" },
-  { key: "app:io-monitoring", type: "IO_MONITORING", module: "io-monitoring" },
-  { key: "hes:scada-connector", type: "CONNECTOR_SCADA", module: "scada-connector" },
-] as const;
-
-export type NotificationApp = (typeof NOTIFICATION_APPS)[number];
+export const NOTIFICATION_APPS: readonly NotificationApp[] = NOTIFICATION_TYPES.map((type) => ({
+  key: APP_OF_TYPE[type],
+  type,
+  module: MODULE_OF_TYPE[type],
+}));
 
 /**
  * The apps a user can get notifications for: a role for the key (as the server checks it),

@@ -3,7 +3,8 @@ import { atom, useAtomValue } from "jotai";
 import type { AccessContext } from "./access.ts";
 import type { TokenClaims } from "./claims.ts";
 import type { AppConfig } from "./config.ts";
-import type { CurrentUser, Customer } from "./types.ts";
+import type { CustomerDto as Customer } from "../../../modules/customers/contract.ts";
+import type { CurrentUserDto as CurrentUser } from "../../../modules/users/contract.ts";
 
 export const configAtom = atom<AppConfig | null>(null);
 export const claimsAtom = atom<TokenClaims | null>(null);

@@ -3,7 +3,8 @@
  * (modules/customers/settings_rules.ts, pure), the message keys the same (`errors:settings.*`),
  * so a form refuses what the server would refuse, with the same translated text.
  */
-import { isValidPhoneNumber } from "libphonenumber-js";
+import { type CountryCode, isValidPhoneNumber } from "libphonenumber-js";
+import type { FieldMessage } from "./field-errors.ts";
 
 export {
   APPLICATIONS,
@@ -23,10 +24,7 @@ export const LOGO_TYPES = ["image/png", "image/jpeg"];
 export const RECOMMENDED_LOGO_SIDE = 512;
 
 /** A broken rule: a key of the `errors` namespace and its placeholders. */
-export interface FieldError {
-  key: string;
-  params?: Record<string, unknown>;
-}
+export type FieldError = FieldMessage;
 export type FieldErrors = Record<string, FieldError>;
 
 const EMAIL = /^[^\s@]{1,64}@([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
@@ -91,7 +89,10 @@ export function checkEmail(value: string): FieldError | null {
 export function checkPhone(value: string, country: string): FieldError | null {
   const text = value.trim();
   if (!text) return null;
-  const valid = isValidPhoneNumber(text, /^[A-Z]{2}$/.test(country) ? country as never : undefined);
+  const valid = isValidPhoneNumber(
+    text,
+    /^[A-Z]{2}$/.test(country) ? country as CountryCode : undefined,
+  );
   return checkText(text) ?? (valid ? null : { key: "settings.invalidPhone" });
 }
 

@@ -3,21 +3,25 @@
  * enforces the same): module access per app, who may grant what, reachable start pages, and
  * the field checks of names, e-mails and phone numbers.
  */
-import { isValidPhoneNumber } from "libphonenumber-js";
+import { type CountryCode, isValidPhoneNumber } from "libphonenumber-js";
 import { type AccessContext, denialReason, holdsKey, isAdminOf } from "./access.ts";
 import { type ModuleId, MODULES } from "./modules.ts";
-import type { Role } from "./types.ts";
+import {
+  type AppRole,
+  isAllowedName,
+  NAME_LIMITS,
+  type Role,
+  ROLES,
+} from "../../../modules/users/contract.ts";
 
-/** User roles, lowest first. */
-export const ROLES: readonly Role[] = ["user", "admin", "super-user", "super-admin"];
-/** Users per page (spec 9). */
-export const USERS_PAGE_SIZE = 17;
+export {
+  type AppRole,
+  DEFAULT_APP_ROLE,
+  ROLES,
+  USERS_PAGE_SIZE,
+} from "../../../modules/users/contract.ts";
 /** Delay before a typed search runs (spec 9). */
 export const SEARCH_DELAY_MS = 500;
-/** The roles per module key. */
-export type AppRole = "user" | "admin";
-/** The default auth role every user holds. */
-export const DEFAULT_APP_ROLE = "hes:default";
 
 /** A module access can be granted for: its key and the i18n key of its label. */
 export interface GrantableModule {
@@ -98,7 +102,6 @@ export function canGrantAppRole(
   return role === "admin" ? isAdminOf(caller.appsRoles, key) : holdsKey(caller.appsRoles, key);
 }
 
-const FORBIDDEN_NAME_CHARACTERS = /[:<>"/\\|?*!]/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The message key of a full name's first broken rule (3-60 characters, no forbidden ones). */
@@ -106,9 +109,9 @@ export function nameError(
   name: string,
 ): "validation.nameMin" | "validation.nameMax" | "validation.forbiddenChars" | null {
   const trimmed = name.trim();
-  if (trimmed.length < 3) return "validation.nameMin";
-  if (trimmed.length > 60) return "validation.nameMax";
-  return FORBIDDEN_NAME_CHARACTERS.test(trimmed) ? "validation.forbiddenChars" : null;
+  if (trimmed.length < NAME_LIMITS.min) return "validation.nameMin";
+  if (trimmed.length > NAME_LIMITS.max) return "validation.nameMax";
+  return isAllowedName(trimmed) ? null : "validation.forbiddenChars";
 }
 
 /** True for an e-mail address the server accepts. */
@@ -119,7 +122,7 @@ export function isValidEmail(email: string): boolean {
 /** True when the phone is empty or a valid number (national ones read with the country). */
 export function isValidPhone(phone: string, country: string | undefined): boolean {
   if (!phone.trim()) return true;
-  const region = country && /^[A-Z]{2}$/.test(country) ? country as never : undefined;
+  const region = country && /^[A-Z]{2}$/.test(country) ? country as CountryCode : undefined;
   try {
     return isValidPhoneNumber(phone.trim(), region);
   } catch {

@@ -18,7 +18,7 @@ export function isVoltage(value: unknown): value is Voltage {
 }
 
 /** The voltage a search object asks for, or the default when missing or invalid. */
-export function voltageOf(search: Record<string, unknown>): Voltage {
+export function voltageOf(search: { voltage?: unknown }): Voltage {
   return isVoltage(search.voltage) ? search.voltage : DEFAULT_VOLTAGE;
 }
 
@@ -26,7 +26,7 @@ export function voltageOf(search: Record<string, unknown>): Voltage {
  * Returns the search object with a valid `voltage`, and whether it had to change. Other
  * parameters are kept untouched so a redirect does not lose filters.
  */
-export function ensureVoltage<T extends Record<string, unknown>>(
+export function ensureVoltage<T extends { voltage?: unknown }>(
   search: T,
 ): { search: T & { voltage: Voltage }; changed: boolean } {
   if (isVoltage(search.voltage)) {
@@ -36,7 +36,7 @@ export function ensureVoltage<T extends Record<string, unknown>>(
 }
 
 /** The search object after the toggle picked `voltage`; other parameters are kept. */
-export function withVoltage<T extends Record<string, unknown>>(
+export function withVoltage<T extends object>(
   search: T,
   voltage: Voltage,
 ): T & { voltage: Voltage } {
@@ -44,6 +44,6 @@ export function withVoltage<T extends Record<string, unknown>>(
 }
 
 /** The search to carry to another voltage page: the current level when valid, else none. */
-export function carriedVoltage(search: Record<string, unknown>): { voltage?: Voltage } {
+export function carriedVoltage(search: { voltage?: unknown }): { voltage?: Voltage } {
   return isVoltage(search.voltage) ? { voltage: search.voltage } : {};
 }

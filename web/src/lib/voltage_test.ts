@@ -33,6 +33,7 @@ Deno.test("voltageOf() reads a valid level and falls back to lv", () => {
 });
 
 Deno.test("carriedVoltage() keeps the current level for links between voltage pages", () => {
-  assert.deepEqual(carriedVoltage({ voltage: "mv", other: 1 }), { voltage: "mv" });
+  const search: { voltage?: unknown; other: number } = { voltage: "mv", other: 1 };
+  assert.deepEqual(carriedVoltage(search), { voltage: "mv" });
   assert.deepEqual(carriedVoltage({ voltage: "bad" }), {});
 });

@@ -14,12 +14,20 @@ import {
   NavigationControl,
   Popup,
   setWorkerUrl,
-  type StyleSpecification,
 } from "maplibre-gl";
-import type { FeatureCollection } from "geojson";
 import { useEffect, useRef, useState } from "react";
 import { cn } from "../ui/cn.ts";
 import {
+  addBasemap,
+  cssColor,
+  offlineStyle,
+  pointsData,
+  popupContent,
+  syncOverlays,
+} from "./map-style.ts";
+import {
+  KIND_TOKENS,
+  type LegendItem,
   MAP_DEFAULTS,
   type MapFocus,
   type MapItemKind,
@@ -44,102 +52,8 @@ const STATE_RANK: Readonly<Record<MapState, number>> = {
   critical: 4,
 };
 
-/** Colour token of each kind when points are coloured by kind (the setup map). */
-export const KIND_TOKENS: Readonly<Record<MapItemKind, string>> = {
-  station: "--foreground",
-  mvFeederGroup: "--accent-foreground",
-  lvGroup: "--muted-foreground",
-  electricalWork: "--primary",
-  node: "--primary",
-};
 const KINDS = Object.keys(KIND_TOKENS) as MapItemKind[];
-
-/** One legend entry: a kind or a state with its translated label. */
-export type LegendItem = { label: string } & ({ kind: MapItemKind } | { state: MapState });
 const STATES: readonly MapState[] = ["ok", "warning", "critical", "offline", "unknown"];
-
-function cssColor(name: string, fallback: string): string {
-  const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
-  return value || fallback;
-}
-
-/** The offline style: a plain background; everything else is drawn from data. */
-function offlineStyle(): StyleSpecification {
-  return {
-    version: 8,
-    sources: {},
-    layers: [{
-      id: "background",
-      type: "background",
-      paint: { "background-color": cssColor("--surface-muted", "#eef1f4") },
-    }],
-  };
-}
-
-/**
- * Country borders below everything drawn from data (web/basemap-plugin.ts), loaded lazily; the
- * map works without them.
- */
-const BASEMAP_HOME = "Switzerland";
-
-function addBasemap(map: MapLibre): void {
-  void import("virtual:basemap").then(({ default: countries }) => {
-    if (map.getSource("basemap") || !map.getStyle()) return;
-    const below = map.getStyle().layers.find((layer) => layer.id !== "background")?.id;
-    map.addSource("basemap", { type: "geojson", data: countries });
-    map.addLayer({
-      id: "basemap-land",
-      type: "fill",
-      source: "basemap",
-      // The country of the map bounds (spec 9: CH) stands out from its neighbours.
-      paint: {
-        "fill-color": [
-          "match",
-          ["get", "name"],
-          BASEMAP_HOME,
-          cssColor("--surface", "#ffffff"),
-          cssColor("--surface-muted", "#eef1f4"),
-        ],
-      },
-    }, below);
-    map.addLayer({
-      id: "basemap-borders",
-      type: "line",
-      source: "basemap",
-      paint: {
-        "line-color": cssColor("--muted-foreground", "#5f6b78"),
-        "line-opacity": 0.5,
-        "line-width": ["interpolate", ["linear"], ["zoom"], 5, 0.8, 12, 2],
-      },
-    }, below);
-  }).catch(() => {});
-}
-
-function pointsData(points: readonly MapPoint[]): FeatureCollection {
-  return {
-    type: "FeatureCollection",
-    features: points.map((p) => ({
-      type: "Feature",
-      id: undefined,
-      properties: { id: p.id, kind: p.kind, state: p.state },
-      geometry: { type: "Point", coordinates: [p.longitude, p.latitude] },
-    })),
-  };
-}
-
-function popupContent(point: MapPoint): HTMLElement {
-  const box = document.createElement("div");
-  box.className = "grid-map-popup";
-  const title = document.createElement("strong");
-  title.textContent = point.name;
-  box.append(title);
-  if (point.detail) {
-    const detail = document.createElement("div");
-    detail.textContent = point.detail;
-    box.append(detail);
-  }
-  return box;
-}
 
 /** A maplibre map of grid items and uploaded layers. */
 export function GridMap({
@@ -337,50 +251,7 @@ export function GridMap({
   // Uploaded layers: one source with fill, line and circle layers each.
   useEffect(() => {
     const map = mapRef.current;
-    if (!map || !ready) return;
-    const colour = cssColor("--muted-foreground", "#56626f");
-    const ids = new Set(overlays.map((o) => `overlay-${o.id}`));
-    for (const layer of map.getStyle().layers ?? []) {
-      const source = "source" in layer ? layer.source : undefined;
-      if (typeof source === "string" && source.startsWith("overlay-") && !ids.has(source)) {
-        map.removeLayer(layer.id);
-      }
-    }
-    for (const source of Object.keys(map.getStyle().sources ?? {})) {
-      if (source.startsWith("overlay-") && !ids.has(source)) map.removeSource(source);
-    }
-    for (const overlay of overlays) {
-      const id = `overlay-${overlay.id}`;
-      if (map.getSource(id)) continue;
-      map.addSource(id, { type: "geojson", data: overlay.data });
-      const before = map.getLayer(POINTS) ? POINTS : undefined;
-      map.addLayer({
-        id: `${id}-fill`,
-        type: "fill",
-        source: id,
-        filter: ["==", ["geometry-type"], "Polygon"],
-        paint: { "fill-color": colour, "fill-opacity": 0.12 },
-      }, before);
-      map.addLayer({
-        id: `${id}-line`,
-        type: "line",
-        source: id,
-        filter: ["in", ["geometry-type"], ["literal", ["LineString", "Polygon"]]],
-        paint: {
-          "line-color": colour,
-          "line-width": 2,
-          "line-opacity": 0.8,
-          "line-dasharray": [2, 1],
-        },
-      }, before);
-      map.addLayer({
-        id: `${id}-point`,
-        type: "circle",
-        source: id,
-        filter: ["==", ["geometry-type"], "Point"],
-        paint: { "circle-color": colour, "circle-radius": 4, "circle-opacity": 0.8 },
-      }, before);
-    }
+    if (map && ready) syncOverlays(map, overlays, POINTS);
   }, [overlays, ready]);
 
   // Focus: go to the item at the zoom level of its kind and open its popup.

@@ -48,3 +48,15 @@ export interface MapFocus {
   /** Changes on every request so that the same item can be focused again. */
   seq: number;
 }
+
+/** Colour token of each kind when points are coloured by kind (the setup map). */
+export const KIND_TOKENS: Readonly<Record<MapItemKind, string>> = {
+  station: "--foreground",
+  mvFeederGroup: "--accent-foreground",
+  lvGroup: "--muted-foreground",
+  electricalWork: "--primary",
+  node: "--primary",
+};
+
+/** One legend entry: a kind or a state with its translated label. */
+export type LegendItem = { label: string } & ({ kind: MapItemKind } | { state: MapState });

@@ -1,5 +1,5 @@
 /** Search-parameter schemas and guards shared by route files. */
-import { redirect } from "@tanstack/react-router";
+import { defaultStringifySearch, redirect } from "@tanstack/react-router";
 import * as z from "zod/mini";
 import { ensureVoltage } from "../lib/voltage.ts";
 
@@ -10,6 +10,9 @@ import { ensureVoltage } from "../lib/voltage.ts";
 export const voltageSearch = z.looseObject({
   voltage: z.catch(z.optional(z.enum(["lv", "mv"])), undefined),
 });
+
+/** An optional text parameter; anything else parses as missing. */
+export const searchText = z.catch(z.optional(z.string()), undefined);
 
 /** `?type=api` of the error pages. */
 export const errorPageSearch = z.object({
@@ -25,12 +28,11 @@ export function requireVoltage({
 }: {
   location: { pathname: string; search: object; hash: string };
 }): void {
-  const { search, changed } = ensureVoltage(location.search as Record<string, unknown>);
+  const { search, changed } = ensureVoltage(location.search);
   if (!changed) return;
+  const hash = location.hash ? `#${location.hash}` : "";
   throw redirect({
-    to: location.pathname,
-    search,
-    hash: location.hash || undefined,
+    href: `${location.pathname}${defaultStringifySearch(search)}${hash}`,
     replace: true,
-  } as never);
+  });
 }

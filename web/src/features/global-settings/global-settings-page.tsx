@@ -1,40 +1,30 @@
 import { useSetAtom } from "jotai";
 import { Save, Undo2 } from "lucide-react";
-import { type ReactNode, useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, ApiError } from "../../lib/api.ts";
-import {
-  DATE_FORMATS,
-  formatDate,
-  formatDateTime,
-  formatNumber,
-  formatTime,
-  NUMBER_FORMATS,
-  TIME_FORMATS,
-} from "../../lib/format.ts";
+import { formatDateTime } from "../../lib/format.ts";
 import { customerAtom, customersAtom, useSession } from "../../lib/session-atoms.ts";
 import {
-  APPLICATIONS,
   countries,
-  DEFAULT_APPLICATIONS,
   type FieldErrors,
   FREQUENCIES,
-  LANGUAGES,
   LV_NOMINAL_VOLTAGES,
-  timeZones,
 } from "../../lib/settings-rules.ts";
-import type { Customer } from "../../lib/types.ts";
+import type { CustomerDto as Customer } from "../../../../modules/customers/contract.ts";
 import { useAsync } from "../../lib/use-async.ts";
+import { useAction } from "../../lib/use-action.ts";
 import { useErrorText } from "../../lib/use-error-text.ts";
 import { useUnsavedGuard } from "../../lib/use-unsaved-guard.ts";
 import { Button } from "../../ui/button.tsx";
-import { FormField } from "../../ui/form-field.tsx";
-import { Input, Select, Textarea } from "../../ui/input.tsx";
 import { AsyncState } from "../../ui/loader.tsx";
 import { Page } from "../../ui/page.tsx";
 import { Toast } from "../../ui/toast.tsx";
+import { InterfaceCard } from "./interface-card.tsx";
 import { LogoCard } from "./logo-card.tsx";
+import { ModulesCard } from "./modules-card.tsx";
 import { SettingsCard } from "./settings-card.tsx";
+import { useFieldKit } from "./settings-fields.tsx";
 import {
   bodyFromForm,
   type CustomerSettings,
@@ -42,11 +32,8 @@ import {
   isDirty,
   serverFieldErrors,
   type SettingsForm,
-  type TextField,
   validateForm,
 } from "./settings-form.ts";
-
-const EXAMPLE_INSTANT = "2026-03-14T15:09:26Z";
 
 /** Global Settings (spec 2.8): company, contact, logo, interface, grid, map and modules. */
 export function GlobalSettingsPage() {
@@ -74,7 +61,6 @@ function SettingsEditor({ initial }: { initial: CustomerSettings }) {
   const savedForm = useMemo(() => formFromSettings(saved), [saved]);
   const [form, setForm] = useState<SettingsForm>(savedForm);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [saving, setSaving] = useState(false);
   const [toast, setToast] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   const dirty = isDirty(form, savedForm);
   useUnsavedGuard(dirty);
@@ -91,33 +77,10 @@ function SettingsEditor({ initial }: { initial: CustomerSettings }) {
     setCustomers((list) => list.map(merge));
   }, [setCustomer, setCustomers]);
 
-  const setText = (name: TextField, value: string) => {
-    setForm((f) => ({ ...f, text: { ...f.text, [name]: value } }));
-    setErrors(({ [name]: _, ...rest }) => rest);
-  };
-  const toggle = (list: "available_languages" | "applications", value: string, on: boolean) => {
-    setForm((f) => ({
-      ...f,
-      [list]: on ? [...f[list], value] : f[list].filter((v) => v !== value),
-    }));
-    setErrors(({ [list]: _, default_language: __, ...rest }) => rest);
-  };
-  const message = (name: string) => {
-    const e = errors[name];
-    return e ? t(`errors:${e.key}`, e.params ?? {}) : null;
-  };
+  const kit = useFieldKit(form, setForm, errors, setErrors);
+  const { message, text, select, toggle } = kit;
 
-  async function save() {
-    const found = validateForm(form);
-    setErrors(found);
-    if (Object.keys(found).length) {
-      setToast({ tone: "error", text: t("saveFailed") });
-      requestAnimationFrame(() =>
-        document.querySelector<HTMLElement>("[aria-invalid=true]")?.focus()
-      );
-      return;
-    }
-    setSaving(true);
+  const saving = useAction(async () => {
     try {
       const next = await api.put<CustomerSettings>(
         `/csm/customers/${encodeURIComponent(saved.key)}/settings`,
@@ -136,51 +99,22 @@ function SettingsEditor({ initial }: { initial: CustomerSettings }) {
         tone: "error",
         text: Object.keys(fieldErrors).length || !body ? t("saveFailed") : errorText(error).text,
       });
-    } finally {
-      setSaving(false);
     }
+  });
+  function save() {
+    const found = validateForm(form);
+    setErrors(found);
+    if (Object.keys(found).length) {
+      setToast({ tone: "error", text: t("saveFailed") });
+      requestAnimationFrame(() =>
+        document.querySelector<HTMLElement>("[aria-invalid=true]")?.focus()
+      );
+      return;
+    }
+    void saving.run();
   }
 
-  const text = (name: TextField, label: string, options: { hint?: string; type?: string } = {}) => (
-    <FormField label={label} hint={options.hint} error={message(name)}>
-      {(p) => (
-        <Input
-          {...p}
-          type={options.type ?? "text"}
-          inputMode={options.type === "number" ? "decimal" : undefined}
-          value={form.text[name]}
-          onChange={(e) => setText(name, e.target.value)}
-        />
-      )}
-    </FormField>
-  );
-  const select = (
-    name: TextField,
-    label: string,
-    items: readonly { value: string; label: string }[],
-    hint?: string,
-  ) => (
-    <FormField label={label} hint={hint} error={message(name)}>
-      {(p) => (
-        <Select
-          {...p}
-          value={form.text[name]}
-          onChange={(e) => setText(name, e.target.value)}
-        >
-          {form.text[name] === "" ? <option value="">{t("choose")}</option> : null}
-          {items.map((i) => <option key={i.value} value={i.value}>{i.label}</option>)}
-        </Select>
-      )}
-    </FormField>
-  );
   const countryList = useMemo(() => countries(i18n.language), [i18n.language]);
-  const zones = useMemo(() => timeZones().map((z) => ({ value: z, label: z })), []);
-  const preview = {
-    default_date_format: form.text.default_date_format,
-    default_time_format: form.text.default_time_format,
-    default_number_format: form.text.default_number_format,
-    default_timezone: form.text.default_timezone,
-  };
 
   return (
     <Page
@@ -201,7 +135,7 @@ function SettingsEditor({ initial }: { initial: CustomerSettings }) {
             : null}
           <Button
             variant="ghost"
-            disabled={!dirty || saving}
+            disabled={!dirty || saving.busy}
             onClick={() => {
               setForm(savedForm);
               setErrors({});
@@ -210,9 +144,9 @@ function SettingsEditor({ initial }: { initial: CustomerSettings }) {
             <Undo2 aria-hidden />
             {t("discard")}
           </Button>
-          <Button disabled={!dirty || saving} onClick={() => void save()}>
+          <Button disabled={!dirty || saving.busy} onClick={save}>
             <Save aria-hidden />
-            {saving ? t("saving") : t("save")}
+            {saving.busy ? t("saving") : t("save")}
           </Button>
         </>
       }
@@ -222,7 +156,7 @@ function SettingsEditor({ initial }: { initial: CustomerSettings }) {
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          void save();
+          save();
         }}
       >
         <div className="flex min-w-0 flex-col gap-4">
@@ -278,81 +212,7 @@ function SettingsEditor({ initial }: { initial: CustomerSettings }) {
           </SettingsCard>
         </div>
         <div className="flex min-w-0 flex-col gap-4">
-          <SettingsCard id="interface" title={t("sections.interface")}>
-            <div className="grid gap-3 sm:grid-cols-3">
-              {select(
-                "default_date_format",
-                t("fields.dateFormat"),
-                DATE_FORMATS.map((f) => ({ value: f, label: f })),
-              )}
-              {select(
-                "default_time_format",
-                t("fields.timeFormat"),
-                TIME_FORMATS.map((f) => ({ value: f, label: f })),
-              )}
-              {select(
-                "default_number_format",
-                t("fields.numberFormat"),
-                NUMBER_FORMATS.map((f) => ({ value: f, label: f })),
-              )}
-            </div>
-            <p
-              className="rounded-md bg-surface-muted px-3 py-1.5 text-xs text-muted-foreground"
-              aria-live="polite"
-            >
-              {t("formatExample", {
-                date: formatDate(EXAMPLE_INSTANT, preview, i18n.language),
-                time: formatTime(EXAMPLE_INSTANT, preview),
-                number: formatNumber(1234567.891, preview),
-              })}
-            </p>
-            {select("default_timezone", t("fields.timezone"), zones)}
-            <fieldset className="flex flex-col gap-1">
-              <legend className="text-xs font-medium text-muted-foreground">
-                {t("fields.availableLanguages")}
-              </legend>
-              <div className="flex flex-wrap gap-4 pt-1">
-                {LANGUAGES.map((lang) => (
-                  <label key={lang} className="flex items-center gap-1.5 text-sm">
-                    <input
-                      type="checkbox"
-                      className="size-4 accent-primary"
-                      checked={form.available_languages.includes(lang)}
-                      onChange={(e) =>
-                        toggle("available_languages", lang, e.target.checked)}
-                    />
-                    {t(`common:languages.${lang}`)}
-                  </label>
-                ))}
-              </div>
-              {message("available_languages")
-                ? (
-                  <p role="alert" className="text-xs text-state-critical">
-                    {message("available_languages")}
-                  </p>
-                )
-                : null}
-            </fieldset>
-            {select(
-              "default_language",
-              t("fields.defaultLanguage"),
-              LANGUAGES.map((l) => ({ value: l, label: t(`common:languages.${l}`) })),
-            )}
-            <FormField
-              label={t("fields.authorizedDomains")}
-              hint={t("hints.authorizedDomains")}
-              error={message("authorized_email_domains")}
-            >
-              {(p) => (
-                <Textarea
-                  {...p}
-                  rows={3}
-                  value={form.text.authorized_email_domains}
-                  onChange={(e) => setText("authorized_email_domains", e.target.value)}
-                />
-              )}
-            </FormField>
-          </SettingsCard>
+          <InterfaceCard form={form} kit={kit} />
           <SettingsCard id="grid" title={t("sections.grid")}>
             <div className="grid gap-3 sm:grid-cols-3">
               {select(
@@ -408,51 +268,5 @@ function SettingsEditor({ initial }: { initial: CustomerSettings }) {
         {toast?.text}
       </Toast>
     </Page>
-  );
-}
-
-/** #apps-settings: which applications the customer has (changed by super-admins only). */
-function ModulesCard({
-  form,
-  editable,
-  error,
-  onToggle,
-}: {
-  form: SettingsForm;
-  editable: boolean;
-  error: string | null;
-  onToggle: (app: string, on: boolean) => void;
-}): ReactNode {
-  const { t } = useTranslation(["settings"]);
-  return (
-    <SettingsCard
-      id="apps-settings"
-      title={t("sections.modules")}
-      description={editable ? t("sections.modulesSuperAdmin") : t("sections.modulesReadOnly")}
-    >
-      <ul className="grid gap-1.5 sm:grid-cols-2 lg:grid-cols-3">
-        {APPLICATIONS.map((app) => {
-          const fixed = DEFAULT_APPLICATIONS.includes(app);
-          return (
-            <li key={app}>
-              <label className="flex items-center gap-2 text-sm">
-                <input
-                  type="checkbox"
-                  className="size-4 accent-primary"
-                  checked={form.applications.includes(app)}
-                  disabled={!editable || fixed}
-                  onChange={(e) => onToggle(app, e.target.checked)}
-                />
-                <span>{t(`applications.${app.replace(":", "_")}`)}</span>
-                {fixed
-                  ? <span className="text-xs text-muted-foreground">{t("alwaysOn")}</span>
-                  : null}
-              </label>
-            </li>
-          );
-        })}
-      </ul>
-      {error ? <p role="alert" className="text-xs text-state-critical">{error}</p> : null}
-    </SettingsCard>
   );
 }

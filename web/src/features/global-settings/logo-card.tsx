@@ -4,17 +4,14 @@ import { useTranslation } from "react-i18next";
 import { api, ApiError } from "../../lib/api.ts";
 import { useCustomerLogo } from "../../lib/customer-logo.ts";
 import { checkLogoFile, RECOMMENDED_LOGO_SIDE } from "../../lib/settings-rules.ts";
+import { useAction } from "../../lib/use-action.ts";
 import { useErrorText } from "../../lib/use-error-text.ts";
 import { Button } from "../../ui/button.tsx";
 import { SettingsCard } from "./settings-card.tsx";
+import type { LogoInfoDto } from "../../../../modules/customers/contract.ts";
 
 /** What the logo call answers after an upload. */
-interface LogoInfo {
-  content_type: string;
-  width: number;
-  height: number;
-  size: number;
-}
+type LogoInfo = LogoInfoDto;
 
 /** Reads the pixel size of an image file in the browser, or null when it cannot be decoded. */
 async function imageSize(file: File): Promise<{ width: number; height: number } | null> {
@@ -47,51 +44,50 @@ export function LogoCard({
   const errorText = useErrorText();
   const input = useRef<HTMLInputElement>(null);
   const preview = useCustomerLogo(customerKey, etag);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const path = `/csm/customers/${encodeURIComponent(customerKey)}`;
 
-  async function upload(event: ChangeEvent<HTMLInputElement>) {
+  const store = useAction(async (file: File) => {
+    const form = new FormData();
+    form.append("file", file);
+    const saved = await api.put<LogoInfo>(`${path}/logo`, form, { handleErrors: true });
+    const customer = await api.get<{ logo_etag: string | null }>(path, { handleErrors: true });
+    onChanged(customer.logo_etag, saved);
+    const size = await imageSize(file);
+    if (size && (size.width !== RECOMMENDED_LOGO_SIDE || size.height !== RECOMMENDED_LOGO_SIDE)) {
+      setNotice(t("logo.notRecommendedSize", { width: size.width, height: size.height }));
+    }
+  });
+  const removal = useAction(async () => {
+    await api.delete(`${path}/logo`, { handleErrors: true });
+    onChanged(null, null);
+  });
+  const busy = store.busy || removal.busy;
+  const failed = store.error ?? removal.error;
+  const error = refusal ??
+    (failed
+      ? failed instanceof ApiError && failed.body && failed === store.error
+        ? errorText(failed).text
+        : t("logo.saveFailed")
+      : null);
+
+  function upload(event: ChangeEvent<HTMLInputElement>) {
     const file = event.target.files?.[0];
     event.target.value = "";
     if (!file) return;
-    setError(null);
+    setRefusal(null);
     setNotice(null);
+    removal.reset();
     const refused = checkLogoFile(file);
-    if (refused) {
-      setError(t(`errors:${refused.key}`, refused.params ?? {}));
-      return;
-    }
-    setBusy(true);
-    try {
-      const form = new FormData();
-      form.append("file", file);
-      const saved = await api.put<LogoInfo>(`${path}/logo`, form, { handleErrors: true });
-      const customer = await api.get<{ logo_etag: string | null }>(path, { handleErrors: true });
-      onChanged(customer.logo_etag, saved);
-      const size = await imageSize(file);
-      if (size && (size.width !== RECOMMENDED_LOGO_SIDE || size.height !== RECOMMENDED_LOGO_SIDE)) {
-        setNotice(t("logo.notRecommendedSize", { width: size.width, height: size.height }));
-      }
-    } catch (e) {
-      setError(e instanceof ApiError && e.body ? errorText(e).text : t("logo.saveFailed"));
-    } finally {
-      setBusy(false);
-    }
+    if (refused) setRefusal(t(`errors:${refused.key}`, refused.params ?? {}));
+    else void store.run(file);
   }
 
-  async function remove() {
-    setBusy(true);
-    setError(null);
-    try {
-      await api.delete(`${path}/logo`, { handleErrors: true });
-      onChanged(null, null);
-    } catch {
-      setError(t("logo.saveFailed"));
-    } finally {
-      setBusy(false);
-    }
+  function remove() {
+    setRefusal(null);
+    store.reset();
+    void removal.run();
   }
 
   return (
@@ -129,7 +125,7 @@ export function LogoCard({
               accept="image/png,image/jpeg"
               className="sr-only"
               aria-label={t("logo.choose")}
-              onChange={(e) => void upload(e)}
+              onChange={upload}
             />
             <Button variant="secondary" disabled={busy} onClick={() => input.current?.click()}>
               <Upload aria-hidden />
@@ -137,7 +133,7 @@ export function LogoCard({
             </Button>
             {etag
               ? (
-                <Button variant="ghost" disabled={busy} onClick={() => void remove()}>
+                <Button variant="ghost" disabled={busy} onClick={remove}>
                   <Trash2 aria-hidden />
                   {t("logo.remove")}
                 </Button>

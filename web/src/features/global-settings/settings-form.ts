@@ -2,7 +2,9 @@
  * The Global Settings form model: values as typed (strings), keyed by the server's field paths so
  * that client and server errors land on the same field.
  */
-import type { ApiErrorBody, Customer } from "../../lib/types.ts";
+import { serverErrors } from "../../lib/field-errors.ts";
+import type { ErrorBody as ApiErrorBody } from "../../../../kernel/contract.ts";
+import type { CustomerSettingsDto as CustomerSettings } from "../../../../modules/customers/contract.ts";
 import {
   checkDomains,
   checkEmail,
@@ -17,19 +19,7 @@ import {
 } from "../../lib/settings-rules.ts";
 
 /** The settings as `GET /csm/customers/{cid}/settings` answers them. */
-export interface CustomerSettings extends Customer {
-  street: string | null;
-  postcode: string | null;
-  city: string | null;
-  technical_contact: { name: string | null; email: string | null; phone: string | null };
-  warning_thresholds: {
-    overvoltage_pct: number;
-    undervoltage_pct: number;
-    overcurrent_pct: number;
-  };
-  logo: { content_type: string; width: number; height: number; size: number } | null;
-  updated_at: string | null;
-}
+export type { CustomerSettings };
 
 export const TEXT_FIELDS = [
   "name",
@@ -178,19 +168,9 @@ export function bodyFromForm(form: SettingsForm, withApplications: boolean) {
   };
 }
 
-/** Field errors of a refused save (`params.issues` of a settings.* error), if any. */
+/** Field errors of a refused save, by the field's path. */
 export function serverFieldErrors(body: ApiErrorBody | null): FieldErrors {
-  const issues = body?.params.issues;
-  if (!Array.isArray(issues)) return {};
-  const errors: FieldErrors = {};
-  for (const issue of issues as { field?: unknown; key?: unknown; params?: unknown }[]) {
-    if (typeof issue.field !== "string" || typeof issue.key !== "string") continue;
-    errors[issue.field] ??= {
-      key: issue.key,
-      ...(issue.params ? { params: issue.params as Record<string, unknown> } : {}),
-    };
-  }
-  return errors;
+  return serverErrors(body, { field: (path) => path }).fields as FieldErrors;
 }
 
 /** True when the form differs from the stored settings. */

@@ -72,10 +72,14 @@ Deno.test("isDirty() notices a change and serverFieldErrors() reads params.issue
   assert.equal(isDirty(form, saved), true);
   assert.deepEqual(
     serverFieldErrors({
-      key: "settings.tooLong",
-      params: { issues: [{ field: "city", key: "settings.tooLong", params: { count: 250 } }] },
+      key: "common.validation",
+      params: { issues: [{ path: "city", key: "settings.tooLong", params: { count: 250 } }] },
     }),
     { city: { key: "settings.tooLong", params: { count: 250 } } },
+  );
+  assert.deepEqual(
+    serverFieldErrors({ key: "settings.applicationsSuperAdminOnly", params: {} }),
+    {},
   );
   assert.deepEqual(serverFieldErrors(null), {});
 });

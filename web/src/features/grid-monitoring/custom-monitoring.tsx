@@ -5,49 +5,31 @@
  */
 import { Link } from "@tanstack/react-router";
 import { Play, Settings2, Square } from "lucide-react";
-import { useMemo, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../../lib/api.ts";
 import { useErrorText } from "../../lib/use-error-text.ts";
 import { useFormatters } from "../../lib/use-formatters.ts";
-import { type ChartSeries, PHASE_COLORS, TimeChart } from "../../charts/mod.ts";
+import { useAction } from "../../lib/use-action.ts";
+import { useLiveLoad } from "../../lib/use-live-load.ts";
 import { Button } from "../../ui/button.tsx";
-import { cn } from "../../ui/cn.ts";
 import { Label } from "../../ui/label.tsx";
 import { Loader, LoadError } from "../../ui/loader.tsx";
+import { Notice } from "../../ui/notice.tsx";
 import { Select } from "../../ui/select.tsx";
+import { CUSTOM_BASE as BASE, LIVE_MS, useDurationText } from "./custom-shared.ts";
 import {
   type CustomRequest,
   MANUAL_DURATIONS,
   type NodeDetail,
-  type RequestStatus,
-  type RequestValues,
   type Trigger,
 } from "./grid-types.ts";
-import { alignPhases } from "./logic.ts";
-import { useLiveLoad } from "../../lib/use-live-load.ts";
+import { RequestsTable } from "./requests-table.tsx";
+import { RunningValues } from "./running-values.tsx";
 
-const BASE = "/evm/custom-monitoring";
+export { useDurationText };
+
 const UNTIL_STOPPED = "until-stopped";
-/** Requests and the running request's values follow the cell's 20-s values. */
-const LIVE_MS = 20_000;
-
-const STATUS_LOOK: Record<RequestStatus, string> = {
-  RUNNING: "bg-state-ok-soft text-state-ok",
-  STOPPED: "bg-state-offline-soft text-state-offline",
-  FINISHED: "bg-surface-muted text-muted-foreground",
-};
-
-/** A duration in minutes as "45 min" or "3 h". */
-export function useDurationText(): (minutes: number | null) => string {
-  const { t } = useTranslation("grid-monitoring");
-  return (m) =>
-    m === null
-      ? t("custom.untilStopped")
-      : m >= 60 && m % 60 === 0
-      ? t("custom.hours", { count: m / 60 })
-      : t("custom.minutes", { count: m });
-}
 
 export function CustomMonitoringSection(
   { node, admin, live }: {
@@ -63,8 +45,6 @@ export function CustomMonitoringSection(
   const durationText = useDurationText();
   const [duration, setDuration] = useState("10");
   const [feeder, setFeeder] = useState("all");
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<{ text: string; code?: number } | null>(null);
 
   const [polling, setPolling] = useState(live);
   const requests = useLiveLoad<CustomRequest[]>(
@@ -95,18 +75,16 @@ export function CustomMonitoringSection(
     ...(admin ? [{ value: UNTIL_STOPPED, label: durationText(null) }] : []),
   ];
 
-  async function act(action: () => Promise<unknown>) {
-    setBusy(true);
-    setFailure(null);
+  // Start or stop; the list shows the outcome either way.
+  const action = useAction(async (call: () => Promise<unknown>) => {
     try {
-      await action();
-    } catch (error) {
-      setFailure(errorText(error));
+      await call();
     } finally {
-      setBusy(false);
       requests.refresh();
     }
-  }
+  });
+  const act = (call: () => Promise<unknown>) => action.run(call);
+  const busy = action.busy;
 
   return (
     <section className="flex flex-col gap-3 rounded-md border p-3" data-testid="custom-monitoring">
@@ -195,17 +173,11 @@ export function CustomMonitoringSection(
           </form>
         )}
 
-      {failure
+      {action.error
         ? (
-          <p
-            role="alert"
-            className="rounded-md bg-state-critical-soft px-3 py-2 text-sm text-state-critical"
-          >
-            {failure.text}
-            {failure.code !== undefined
-              ? <small className="ml-2 text-xs opacity-80">({failure.code})</small>
-              : null}
-          </p>
+          <Notice tone="critical" code={errorText(action.error).code}>
+            {errorText(action.error).text}
+          </Notice>
         )
         : null}
 
@@ -219,38 +191,7 @@ export function CustomMonitoringSection(
             : <Loader className="min-h-12" />
           : requests.data.length === 0
           ? <p className="text-sm text-muted-foreground">{t("custom.noRequests")}</p>
-          : (
-            <table className="w-full text-sm" data-testid="custom-requests">
-              <thead className="text-xs text-muted-foreground">
-                <tr className="border-b">
-                  <th scope="col" className="py-1 pr-2 text-left">{t("custom.started")}</th>
-                  <th scope="col" className="py-1 pr-2 text-left">{t("custom.kind")}</th>
-                  <th scope="col" className="py-1 pr-2 text-right">{t("custom.duration")}</th>
-                  <th scope="col" className="py-1 text-right">{t("custom.status")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {requests.data.map((r) => (
-                  <tr key={r.id} className="border-b last:border-0">
-                    <td className="tabular py-1 pr-2">{format.dateTime(r.started_at)}</td>
-                    <td className="py-1 pr-2">{t(`custom.kinds.${r.kind}`)}</td>
-                    <td className="tabular py-1 pr-2 text-right">{durationText(r.duration_min)}</td>
-                    <td className="py-1 text-right">
-                      <span
-                        className={cn(
-                          "inline-flex rounded-full px-2 py-0.5 text-xs font-medium",
-                          STATUS_LOOK[r.status],
-                        )}
-                        data-testid="request-status"
-                      >
-                        {t(`custom.statuses.${r.status}`)}
-                      </span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          : <RequestsTable requests={requests.data} />}
       </div>
 
       <div className="flex flex-wrap items-center gap-2 border-t pt-2 text-xs text-muted-foreground">
@@ -288,41 +229,5 @@ export function CustomMonitoringSection(
           : null}
       </div>
     </section>
-  );
-}
-
-/** The 20-s values of the running request, refreshed every 20 s. */
-function RunningValues({ request, node }: { request: CustomRequest; node: NodeDetail }) {
-  const { t } = useTranslation("grid-monitoring");
-  const values = useLiveLoad<RequestValues>(
-    (signal) => api.get(`${BASE}/requests/${request.id}/values`, { signal, handleErrors: true }),
-    request.id,
-    LIVE_MS,
-  );
-  const feeder = values.data?.feeders[0];
-  const chart = useMemo(() => {
-    if (!feeder) return null;
-    const { times, currents } = alignPhases(feeder.phases);
-    return {
-      times,
-      series: feeder.phases.map((p, k): ChartSeries => ({
-        label: `${p.phase} I`,
-        unit: "A",
-        color: PHASE_COLORS[p.phase],
-        values: currents[k]!,
-      })),
-    };
-  }, [feeder]);
-  if (!values.data) return values.error ? <LoadError onRetry={values.refresh} /> : <Loader />;
-  if (!chart || chart.times.length === 0) {
-    return <p className="text-sm text-muted-foreground">{t("custom.waitingValues")}</p>;
-  }
-  return (
-    <TimeChart
-      title={`${node.name} ${feeder!.name} ${t("custom.title")}`}
-      times={chart.times}
-      series={chart.series}
-      height={180}
-    />
   );
 }

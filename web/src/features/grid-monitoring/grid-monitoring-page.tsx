@@ -4,9 +4,9 @@
  * the detail of one node. Refreshed every 30 s in Auto run mode, on request in Manual mode.
  * Every choice lives in the URL (?voltage, state, q, node, period): reload and share keep it.
  */
-import { useNavigate, useSearch } from "@tanstack/react-router";
+import { getRouteApi } from "@tanstack/react-router";
 import { useAtomValue } from "jotai";
-import { BellRing, Network, RefreshCw, Search, TriangleAlert } from "lucide-react";
+import { Network, RefreshCw } from "lucide-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../../lib/api.ts";
@@ -15,13 +15,14 @@ import { useSession } from "../../lib/session-atoms.ts";
 import { runModeAtom, useMvAvailability } from "../../lib/shell-atoms.ts";
 import { useFormatters } from "../../lib/use-formatters.ts";
 import { voltageOf } from "../../lib/voltage.ts";
-import { GridMap, type MapFocus, type MapPoint } from "../../map/grid-map.tsx";
+import { LazyGridMap } from "../../map/lazy-grid-map.tsx";
+import type { MapFocus, MapPoint } from "../../map/map-types.ts";
 import { useMapOverlays } from "../../map/map-layers.ts";
 import { Button } from "../../ui/button.tsx";
 import { cn } from "../../ui/cn.ts";
 import { EmptyState } from "../../ui/empty-state.tsx";
-import { Input } from "../../ui/input.tsx";
 import { Loader, LoadError } from "../../ui/loader.tsx";
+import { Notice } from "../../ui/notice.tsx";
 import { Page } from "../../ui/page.tsx";
 import { Spinner } from "../../ui/spinner.tsx";
 import { GridList } from "./grid-list.tsx";
@@ -34,12 +35,15 @@ import {
   type NodeStatus,
 } from "./grid-types.ts";
 import { NodePanel, type Period, PERIODS } from "./node-panel.tsx";
-import { STATE_LOOK, StateBadge } from "./state-look.tsx";
+import { MIN_LIST, Splitter } from "./splitter.tsx";
+import { STATE_LOOK } from "./state-look.tsx";
+import { StatusFilter } from "./status-filter.tsx";
 import { REFRESH_MS, useLiveLoad } from "../../lib/use-live-load.ts";
 
 const isState = (v: unknown): v is GridState => GRID_STATES.includes(v as GridState);
 const WIDTH_KEY = "gw.gridMonitoring.listWidth";
-const MIN_LIST = 380;
+const route = getRouteApi("/grid-monitoring");
+type GridMonitoringSearch = ReturnType<typeof route.useSearch>;
 
 function storedWidth(): number {
   try {
@@ -54,32 +58,19 @@ export function GridMonitoringPage() {
   const { t } = useTranslation(["grid-monitoring", "modules", "infrastructure"]);
   const { claims, customer } = useSession();
   const format = useFormatters();
-  const search = useSearch({ strict: false }) as Record<string, unknown>;
-  const navigate = useNavigate();
-  const voltage = voltageOf(search);
-  const level: Level = voltage === "mv" ? "MV" : "LV";
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const level: Level = voltageOf(search) === "mv" ? "MV" : "LV";
   const filter = isState(search.state) ? search.state : null;
-  const query = typeof search.q === "string" ? search.q : "";
-  const selected = typeof search.node === "string" && search.node ? search.node : null;
-  const period: Period = PERIODS.includes(search.period as Period)
-    ? search.period as Period
-    : "24h";
+  const query = search.q ?? "";
+  const selected = search.node || null;
+  const period: Period = PERIODS.find((p) => p === search.period) ?? "24h";
   const runMode = useAtomValue(runModeAtom);
   const admin = isAdminOf(claims.appsRoles, "app:grid-monitoring") ||
     claims.role === "super-admin";
 
-  const setSearch = (patch: Record<string, unknown>, replace = true) =>
-    void navigate({
-      to: "/grid-monitoring",
-      search: (prev: Record<string, unknown>) => {
-        const next: Record<string, unknown> = { ...prev, ...patch };
-        for (const k of Object.keys(next)) {
-          if (next[k] === undefined || next[k] === null || next[k] === "") delete next[k];
-        }
-        return next;
-      },
-      replace,
-    } as never);
+  const setSearch = (patch: Partial<GridMonitoringSearch>, replace = true) =>
+    void navigate({ search: (prev) => ({ ...prev, ...patch }), replace });
 
   const status = useLiveLoad<GridStatus>(
     (signal, hasData) =>
@@ -134,7 +125,7 @@ export function GridMonitoringPage() {
     }
     setFocus((f) => ({ id: selected, seq: (f?.seq ?? 0) + 1 }));
   }, [selected, pointsReady]);
-  const select = (id: string | null) => setSearch({ node: id }, false);
+  const select = (id: string | null) => setSearch({ node: id ?? undefined }, false);
 
   const { overlays } = useMapOverlays(0);
   const [listWidth, setListWidth] = useState(storedWidth);
@@ -189,86 +180,26 @@ export function GridMonitoringPage() {
   } else {
     body = (
       <div className="flex min-h-[32rem] flex-1 flex-col gap-3">
-        <div className="flex flex-wrap items-center gap-2">
-          <div
-            role="group"
-            aria-label={t("filter.label")}
-            className="flex flex-wrap items-center gap-1.5"
-          >
-            <button
-              type="button"
-              aria-pressed={filter === null}
-              onClick={() => setSearch({ state: undefined })}
-              className={cn(
-                "inline-flex h-8 items-center gap-2 rounded-md border px-3 text-sm transition-colors",
-                filter === null
-                  ? "border-primary bg-accent text-accent-foreground"
-                  : "bg-surface hover:bg-surface-muted",
-              )}
-            >
-              {t("filter.all")}
-              <span className="tabular font-semibold">{nodeCount}</span>
-            </button>
-            {GRID_STATES.map((s) => (
-              <button
-                key={s}
-                type="button"
-                aria-pressed={filter === s}
-                data-testid={`count-${s}`}
-                onClick={() => setSearch({ state: filter === s ? undefined : s })}
-                className={cn(
-                  "inline-flex h-8 items-center gap-2 rounded-md border px-2 text-sm transition-colors",
-                  filter === s
-                    ? "border-primary bg-accent text-accent-foreground"
-                    : "bg-surface hover:bg-surface-muted",
-                  data.counts[s] === 0 && filter !== s && "opacity-60",
-                )}
-              >
-                <StateBadge state={s} />
-                <span className="tabular min-w-5 text-right font-semibold">{data.counts[s]}</span>
-              </button>
-            ))}
-          </div>
-          <span
-            className={cn(
-              "inline-flex h-8 items-center gap-1.5 rounded-md px-2.5 text-sm font-medium",
-              data.alarms
-                ? "bg-state-critical-soft text-state-critical"
-                : "bg-state-ok-soft text-state-ok",
-            )}
-            title={t("alarmsHint")}
-            data-testid="alarms"
-          >
-            <BellRing aria-hidden className="size-4" />
-            {t("alarms", { count: data.alarms })}
-          </span>
-          <label className="relative ml-auto w-56">
-            <span className="sr-only">{t("searchLabel")}</span>
-            <Search
-              aria-hidden
-              className="pointer-events-none absolute left-2 top-1/2 size-4 -translate-y-1/2 text-muted-foreground"
-            />
-            <Input
-              type="search"
-              value={query}
-              placeholder={t("searchPlaceholder")}
-              className="pl-8"
-              onChange={(e) => setSearch({ q: e.target.value })}
-            />
-          </label>
-        </div>
+        <StatusFilter
+          status={data}
+          nodeCount={nodeCount}
+          filter={filter}
+          query={query}
+          onFilter={(state) => setSearch({ state })}
+          onQuery={(q) => setSearch({ q: q || undefined })}
+        />
         {status.error
           ? (
-            <div
-              role="alert"
-              className="flex items-center gap-2 rounded-md border border-state-warning/40 bg-state-warning-soft px-3 py-1.5 text-sm"
+            <Notice
+              tone="warning"
+              action={
+                <Button size="sm" variant="ghost" onClick={status.refresh}>
+                  {t("common:states.tryReload")}
+                </Button>
+              }
             >
-              <TriangleAlert aria-hidden className="size-4 text-state-warning" />
               {t("refreshFailed")}
-              <Button size="sm" variant="ghost" onClick={status.refresh}>
-                {t("common:states.tryReload")}
-              </Button>
-            </div>
+            </Notice>
           )
           : null}
         <div className="flex min-h-0 flex-1 gap-0">
@@ -309,7 +240,7 @@ export function GridMonitoringPage() {
                 selected ? "hidden 2xl:flex" : "flex",
               )}
             >
-              <GridMap
+              <LazyGridMap
                 className="min-h-0 flex-1"
                 label={t("mapLabel")}
                 unavailableText={t("infrastructure:view.mapUnavailable")}
@@ -357,45 +288,5 @@ export function GridMonitoringPage() {
     >
       {body}
     </Page>
-  );
-}
-
-/** The handle between the list and the map: drag it, or focus it and use the arrow keys. */
-function Splitter(
-  { width, onWidth, label }: { width: number; onWidth: (w: number) => void; label: string },
-) {
-  const max = () => Math.max(MIN_LIST, window.innerWidth - 520);
-  const clamp = (w: number) => Math.min(max(), Math.max(MIN_LIST, w));
-  return (
-    <div
-      role="separator"
-      aria-orientation="vertical"
-      aria-label={label}
-      aria-valuenow={Math.round(width)}
-      aria-valuemin={MIN_LIST}
-      tabIndex={0}
-      className="group flex w-3 shrink-0 cursor-col-resize items-center justify-center focus-visible:outline-none"
-      onPointerDown={(e) => {
-        const startX = e.clientX;
-        const startW = width;
-        const target = e.currentTarget;
-        target.setPointerCapture(e.pointerId);
-        const move = (m: PointerEvent) => onWidth(clamp(startW + m.clientX - startX));
-        const up = () => {
-          target.removeEventListener("pointermove", move);
-          target.removeEventListener("pointerup", up);
-        };
-        target.addEventListener("pointermove", move);
-        target.addEventListener("pointerup", up);
-      }}
-      onKeyDown={(e) => {
-        if (e.key === "ArrowLeft") onWidth(clamp(width - 32));
-        else if (e.key === "ArrowRight") onWidth(clamp(width + 32));
-        else return;
-        e.preventDefault();
-      }}
-    >
-      <span className="h-10 w-1 rounded-full bg-border transition-colors group-hover:bg-primary group-focus-visible:bg-ring" />
-    </div>
   );
 }

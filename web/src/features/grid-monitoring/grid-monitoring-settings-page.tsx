@@ -3,6 +3,8 @@ import { Save, Undo2 } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api, ApiError } from "../../lib/api.ts";
+import { serverErrors } from "../../lib/field-errors.ts";
+import { useAction } from "../../lib/use-action.ts";
 import { formatNumber } from "../../lib/format.ts";
 import { customerAtom, customersAtom, useSession } from "../../lib/session-atoms.ts";
 import {
@@ -19,17 +21,10 @@ import { AsyncState } from "../../ui/loader.tsx";
 import { Page } from "../../ui/page.tsx";
 import { Toast } from "../../ui/toast.tsx";
 import { TriggerEditor } from "./trigger-editor.tsx";
+import type { GridMonitoringSettingsDto } from "../../../../modules/customers/contract.ts";
 
 /** What `GET /csm/customers/{cid}/grid-monitoring-settings` answers. */
-interface GridMonitoringSettings {
-  warning_thresholds: {
-    overvoltage_pct: number;
-    undervoltage_pct: number;
-    overcurrent_pct: number;
-  };
-  default_lv_nominal_voltage: string | null;
-  default_mv_nominal_voltage: number | null;
-}
+type GridMonitoringSettings = GridMonitoringSettingsDto;
 
 const FIELDS = ["overvoltage_pct", "undervoltage_pct", "overcurrent_pct"] as const;
 
@@ -62,16 +57,11 @@ function ThresholdsEditor({ path, initial }: { path: string; initial: GridMonito
   const [saved, setSaved] = useState(initial);
   const [form, setForm] = useState(() => toForm(initial));
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [saving, setSaving] = useState(false);
   const [toast, setToast] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   const dirty = JSON.stringify(form) !== JSON.stringify(toForm(saved));
   useUnsavedGuard(dirty);
 
-  async function save() {
-    const found = checkThresholds(form);
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    setSaving(true);
+  const saving = useAction(async () => {
     try {
       const body = {
         warning_thresholds: Object.fromEntries(
@@ -87,17 +77,15 @@ function ThresholdsEditor({ path, initial }: { path: string; initial: GridMonito
       setCustomers((list) => list.map(merge));
       setToast({ tone: "success", text: t("saved") });
     } catch (error) {
-      const issues = error instanceof ApiError ? error.body?.params.issues : undefined;
-      if (Array.isArray(issues)) {
-        setErrors(Object.fromEntries(
-          (issues as { field: string; key: string; params?: Record<string, unknown> }[])
-            .map((i) => [i.field, { key: i.key, ...(i.params ? { params: i.params } : {}) }]),
-        ));
-      }
+      const body = error instanceof ApiError ? error.body : null;
+      setErrors(serverErrors(body, { field: (path) => path }).fields as FieldErrors);
       setToast({ tone: "error", text: t("logo.saveFailed") });
-    } finally {
-      setSaving(false);
     }
+  });
+  function save() {
+    const found = checkThresholds(form);
+    setErrors(found);
+    if (!Object.keys(found).length) void saving.run();
   }
 
   const nominal = Number.parseFloat(saved.default_lv_nominal_voltage?.split("/")[0] ?? "");
@@ -117,7 +105,7 @@ function ThresholdsEditor({ path, initial }: { path: string; initial: GridMonito
           {dirty ? <span className="text-xs text-state-warning">{t("unsaved")}</span> : null}
           <Button
             variant="ghost"
-            disabled={!dirty || saving}
+            disabled={!dirty || saving.busy}
             onClick={() => {
               setForm(toForm(saved));
               setErrors({});
@@ -126,9 +114,9 @@ function ThresholdsEditor({ path, initial }: { path: string; initial: GridMonito
             <Undo2 aria-hidden />
             {t("discard")}
           </Button>
-          <Button disabled={!dirty || saving} onClick={() => void save()}>
+          <Button disabled={!dirty || saving.busy} onClick={save}>
             <Save aria-hidden />
-            {saving ? t("saving") : t("save")}
+            {saving.busy ? t("saving") : t("save")}
           </Button>
         </>
       }
@@ -141,7 +129,7 @@ function ThresholdsEditor({ path, initial }: { path: string; initial: GridMonito
             className="grid gap-3 sm:grid-cols-3"
             onSubmit={(e) => {
               e.preventDefault();
-              void save();
+              save();
             }}
           >
             {FIELDS.map((f) => (

@@ -1,4 +1,5 @@
 /** The screen's logic without React: list rows, trigger deltas, the running request's axis. */
+import { DELTA_LIMITS, isDelta } from "../../../../modules/monitoring/contract.ts";
 import type { GridState, GridStatus, NodeStatus, RequestValues } from "./grid-types.ts";
 
 export type GroupKind = "station" | "mv" | "lv";
@@ -40,20 +41,14 @@ export function listRows(status: GridStatus, keep: (node: NodeStatus) => boolean
 }
 
 /** Spec 5 and the server's rule: absolute current deltas of a trigger, 1 to 3000 A, 2 decimals. */
-export const DELTA_MIN_A = 1;
-export const DELTA_MAX_A = 3000;
+export const DELTA_MIN_A = DELTA_LIMITS.min;
+export const DELTA_MAX_A = DELTA_LIMITS.max;
 
 /** The error key of a delta as typed, or null when it is valid. */
 export function deltaError(text: string): "required" | "range" | null {
   const value = text.trim().replace(",", ".");
   if (!value) return "required";
-  const n = Number(value);
-  if (
-    !Number.isFinite(n) || n < DELTA_MIN_A || n > DELTA_MAX_A || !/^\d+(\.\d{1,2})?$/.test(value)
-  ) {
-    return "range";
-  }
-  return null;
+  return /^\d+(\.\d+)?$/.test(value) && isDelta(Number(value)) ? null : "range";
 }
 
 /**

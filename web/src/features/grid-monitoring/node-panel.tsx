@@ -4,34 +4,22 @@
  * the last 6 h, 24 h or 7 days, and its custom monitoring.
  */
 import { ChevronRight, Info, X } from "lucide-react";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../../lib/api.ts";
 import { useErrorText } from "../../lib/use-error-text.ts";
 import { useFormatters } from "../../lib/use-formatters.ts";
-import { type ChartSeries, PHASE_COLORS, TimeChart } from "../../charts/mod.ts";
+import { Badge } from "../../ui/badge.tsx";
 import { Button } from "../../ui/button.tsx";
 import { Loader, LoadError } from "../../ui/loader.tsx";
-import { SegmentedControl } from "../../ui/segmented-control.tsx";
-import { Select } from "../../ui/select.tsx";
 import { CustomMonitoringSection } from "./custom-monitoring.tsx";
-import type { Level, NodeDetail, NodeValues } from "./grid-types.ts";
-import { PhaseLabel, StateBadge } from "./state-look.tsx";
+import type { Level, NodeDetail } from "./grid-types.ts";
+import { HistorySection, type Period, VOLTS } from "./node-history.tsx";
+import { FeederTable, WarningsTable } from "./node-tables.tsx";
+import { StateBadge } from "./state-look.tsx";
 import { useLiveLoad } from "../../lib/use-live-load.ts";
 
-export const PERIODS = ["6h", "24h", "7d"] as const;
-export type Period = (typeof PERIODS)[number];
-const PERIOD_MS: Record<Period, number> = {
-  "6h": 6 * 3_600_000,
-  "24h": 24 * 3_600_000,
-  "7d": 7 * 86_400_000,
-};
-
-/** Voltages are shown in V at LV and in kV at MV (9.24 kV reads better than 9'237.60 V). */
-const VOLTS = {
-  LV: { unit: "V", of: (v: number) => v },
-  MV: { unit: "kV", of: (v: number) => v / 1000 },
-} as const;
+export { type Period, PERIODS } from "./node-history.tsx";
 
 export function NodePanel({
   nodeId,
@@ -171,102 +159,17 @@ export function NodePanel({
               <section className="flex flex-col gap-2">
                 <h3 className="flex items-center gap-2 text-sm font-semibold">
                   {t("detail.warnings")}
-                  {d.warnings.length
-                    ? (
-                      <span className="tabular rounded-full bg-state-warning-soft px-2 text-xs text-state-warning">
-                        {d.warnings.length}
-                      </span>
-                    )
-                    : null}
+                  {d.warnings.length ? <Badge tone="warning">{d.warnings.length}</Badge> : null}
                 </h3>
                 {d.warnings.length
-                  ? (
-                    <table className="w-full text-sm" data-testid="node-warnings">
-                      <thead className="text-xs text-muted-foreground">
-                        <tr className="border-b">
-                          <th scope="col" className="py-1.5 pr-2 text-left">
-                            {t("detail.feeder")}
-                          </th>
-                          <th scope="col" className="py-1.5 pr-2 text-left">{t("detail.phase")}</th>
-                          <th scope="col" className="py-1.5 pr-2 text-left">{t("list.state")}</th>
-                          <th scope="col" className="py-1.5 text-right">{t("detail.since")}</th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {d.warnings.map((w) => (
-                          <tr key={`${w.feeder_id}-${w.phase}`} className="border-b last:border-0">
-                            <td className="py-1.5 pr-2">{w.feeder_name}</td>
-                            <td className="py-1.5 pr-2">
-                              <PhaseLabel phase={w.phase} />
-                            </td>
-                            <td className="py-1.5 pr-2">
-                              <StateBadge state={w.state} />
-                            </td>
-                            <td className="tabular py-1.5 text-right">
-                              {w.since
-                                ? `${w.since_earlier ? t("detail.before") : ""}${
-                                  format.dateTime(w.since)
-                                }`
-                                : t("detail.never")}
-                            </td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  )
+                  ? <WarningsTable warnings={d.warnings} />
                   : <p className="text-sm text-muted-foreground">{t("detail.noWarnings")}</p>}
               </section>
 
               <section className="flex flex-col gap-3">
                 <h3 className="text-sm font-semibold">{t("detail.latest")}</h3>
                 <div className="grid gap-3 lg:grid-cols-2">
-                  {d.feeders.map((f) => (
-                    <div key={f.id} className="rounded-md border" data-testid="feeder-table">
-                      <div className="flex items-center justify-between gap-2 border-b bg-surface-muted px-3 py-1.5">
-                        <span className="truncate text-sm font-medium">{f.name}</span>
-                        <StateBadge state={f.state} />
-                      </div>
-                      <table className="w-full text-sm">
-                        <caption className="sr-only">{f.name}</caption>
-                        <thead className="text-xs text-muted-foreground">
-                          <tr>
-                            <th scope="col" className="px-3 py-1 text-left">{t("detail.phase")}</th>
-                            <th scope="col" className="px-3 py-1 text-right">
-                              {t("detail.u", { unit: t(`detail.voltageUnit.${volts.unit}`) })}
-                            </th>
-                            <th scope="col" className="px-3 py-1 text-right">{t("detail.i")}</th>
-                          </tr>
-                        </thead>
-                        <tbody>
-                          {f.phases.map((p) => (
-                            <tr key={p.phase} className="border-t">
-                              <th scope="row" className="px-3 py-1 text-left font-normal">
-                                <PhaseLabel phase={p.phase} />
-                              </th>
-                              <td className="tabular px-3 py-1 text-right">
-                                {p.u === null ? "–" : format.number(volts.of(p.u))}
-                              </td>
-                              <td
-                                className={`tabular px-3 py-1 text-right ${
-                                  p.state === "OVERCURRENT"
-                                    ? "font-semibold text-state-warning"
-                                    : ""
-                                }`}
-                              >
-                                {p.i === null ? "–" : format.number(p.i)}
-                              </td>
-                            </tr>
-                          ))}
-                        </tbody>
-                      </table>
-                      <p className="border-t px-3 py-1 text-[0.7rem] text-muted-foreground">
-                        {t("detail.nominalCurrent", {
-                          nominal: format.number(f.nominal_current_a),
-                          limit: format.number(f.overcurrent_a),
-                        })}
-                      </p>
-                    </div>
-                  ))}
+                  {d.feeders.map((f) => <FeederTable key={f.id} feeder={f} level={level} />)}
                 </div>
               </section>
 
@@ -283,124 +186,5 @@ export function NodePanel({
           )}
       </div>
     </aside>
-  );
-}
-
-function HistorySection({
-  detail,
-  level,
-  period,
-  onPeriod,
-  refreshKey,
-}: {
-  detail: NodeDetail;
-  level: Level;
-  period: Period;
-  onPeriod: (p: Period) => void;
-  /** A new value reloads the history in place. */
-  refreshKey: string;
-}) {
-  const { t } = useTranslation("grid-monitoring");
-  const errorText = useErrorText();
-  const volts = VOLTS[level];
-  const values = useLiveLoad<NodeValues>(
-    (signal) => {
-      const to = Date.now();
-      return api.get(`/evm/grid-monitoring/nodes/${encodeURIComponent(detail.id)}/values`, {
-        query: {
-          level,
-          from: new Date(to - PERIOD_MS[period]).toISOString(),
-          to: new Date(to).toISOString(),
-        },
-        signal,
-        handleErrors: true,
-      });
-    },
-    `${detail.id}|${level}|${period}`,
-    null,
-  );
-  const first = useRef(true);
-  useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
-    if (refreshKey) values.refresh();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [refreshKey]);
-  // The feeder shown: the first one with a warning, else the first.
-  const [feederId, setFeederId] = useState<string | null>(null);
-  const warned = detail.feeders.find((f) => f.state !== "OK")?.id;
-  const shown = feederId ?? warned ?? detail.feeders[0]?.id ?? null;
-  const v = values.data;
-  const feeder = v?.feeders.find((f) => f.id === shown);
-  const charts = useMemo(() => {
-    if (!feeder) return null;
-    const u: ChartSeries[] = feeder.phases.filter((p) => p.phase !== "N").map((p) => ({
-      label: `${p.phase} U`,
-      unit: volts.unit,
-      color: PHASE_COLORS[p.phase],
-      values: volts.unit === "kV" ? p.u.map((x) => x === null ? null : volts.of(x)) : p.u,
-    }));
-    const i: ChartSeries[] = feeder.phases.map((p) => ({
-      label: `${p.phase} I`,
-      unit: "A",
-      color: PHASE_COLORS[p.phase],
-      values: p.i,
-    }));
-    return { u, i };
-  }, [feeder, volts]);
-  const empty = feeder ? feeder.phases.every((p) => p.i.every((x) => x === null)) : false;
-
-  return (
-    <section className="flex flex-col gap-2">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h3 className="text-sm font-semibold">{t("history.title")}</h3>
-        <div className="flex items-center gap-2">
-          {detail.feeders.length > 1
-            ? (
-              <Select
-                aria-label={t("detail.feeder")}
-                className="w-56 [&>span]:truncate"
-                value={shown ?? undefined}
-                onValueChange={setFeederId}
-                options={detail.feeders.map((f) => ({ value: f.id, label: f.name }))}
-              />
-            )
-            : null}
-          <SegmentedControl<Period>
-            label={t("history.period")}
-            value={period}
-            onChange={onPeriod}
-            options={PERIODS.map((p) => ({ value: p, label: t(`history.periods.${p}`) }))}
-          />
-        </div>
-      </div>
-      {!v
-        ? values.error
-          ? <LoadError message={errorText(values.error).text} onRetry={values.refresh} />
-          : <Loader />
-        : !charts || empty
-        ? <p className="py-6 text-center text-sm text-muted-foreground">{t("history.empty")}</p>
-        : (
-          <>
-            <p className="text-xs text-muted-foreground">
-              {t(v.resolution === "20s" ? "history.raw" : "history.means")}
-            </p>
-            <TimeChart
-              title={`${detail.name} ${feeder!.name} U`}
-              times={v.times}
-              series={charts.u}
-              height={200}
-            />
-            <TimeChart
-              title={`${detail.name} ${feeder!.name} I`}
-              times={v.times}
-              series={charts.i}
-              height={200}
-            />
-          </>
-        )}
-    </section>
   );
 }

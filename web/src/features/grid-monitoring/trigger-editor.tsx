@@ -7,16 +7,19 @@ import { Save } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../../lib/api.ts";
+import { useAction } from "../../lib/use-action.ts";
 import { useErrorText } from "../../lib/use-error-text.ts";
 import { useFormatters } from "../../lib/use-formatters.ts";
 import { Button } from "../../ui/button.tsx";
 import { FormField } from "../../ui/form-field.tsx";
 import { Input } from "../../ui/input.tsx";
 import { Loader, LoadError } from "../../ui/loader.tsx";
+import { Notice } from "../../ui/notice.tsx";
 import { Select } from "../../ui/select.tsx";
 import { Switch } from "../../ui/switch.tsx";
-import { useDurationText } from "./custom-monitoring.tsx";
+import { useDurationText } from "./custom-shared.ts";
 import { AUTOMATIC_DURATIONS, type Trigger } from "./grid-types.ts";
+import type { TriggerUpdateInput as TriggerUpdate } from "../../../../modules/monitoring/contract.ts";
 import { DELTA_MAX_A, DELTA_MIN_A, deltaError } from "./logic.ts";
 import { useLiveLoad } from "../../lib/use-live-load.ts";
 
@@ -69,9 +72,11 @@ function Editor({
   const [trigger, setTrigger] = useState(initial);
   const [form, setForm] = useState(() => toForm(initial));
   const [touched, setTouched] = useState(false);
-  const [saving, setSaving] = useState(false);
-  const [result, setResult] = useState<{ ok: boolean; text: string; code?: number } | null>(
-    null,
+  const [saved, setSaved] = useState(false);
+  const saving = useAction((body: TriggerUpdate, id: string | null) =>
+    id
+      ? api.put<Trigger>(`${BASE}/${id}`, body, { handleErrors: true })
+      : api.post<Trigger>(BASE, { node_id: null, ...body }, { handleErrors: true })
   );
   const lvError = deltaError(form.lv);
   const mvError = deltaError(form.mv);
@@ -84,29 +89,21 @@ function Editor({
 
   async function save() {
     setTouched(true);
-    setResult(null);
+    setSaved(false);
+    saving.reset();
     if (lvError || mvError) return;
-    setSaving(true);
-    const body = {
+    const next = await saving.run({
       delta_lv_a: Number(form.lv.trim().replace(",", ".")),
       delta_mv_a: Number(form.mv.trim().replace(",", ".")),
       duration_min: Number(form.duration),
       enabled: form.enabled,
-    };
-    try {
-      const saved = trigger
-        ? await api.put<Trigger>(`${BASE}/${trigger.id}`, body, { handleErrors: true })
-        : await api.post<Trigger>(BASE, { node_id: null, ...body }, { handleErrors: true });
-      setTrigger(saved);
-      setForm(toForm(saved));
-      setResult({ ok: true, text: t("trigger.saved") });
-    } catch (error) {
-      const { text, code } = errorText(error);
-      setResult({ ok: false, text: text || t("trigger.saveFailed"), ...(code ? { code } : {}) });
-    } finally {
-      setSaving(false);
-    }
+    }, trigger?.id ?? null);
+    if (!next) return;
+    setTrigger(next);
+    setForm(toForm(next));
+    setSaved(true);
   }
+  const failure = saving.error ? errorText(saving.error) : null;
 
   return (
     <section
@@ -164,21 +161,18 @@ function Editor({
           {t("trigger.enabled")}
         </label>
         <div className="flex justify-end">
-          <Button type="submit" disabled={saving || (!dirty && trigger !== undefined)}>
+          <Button type="submit" disabled={saving.busy || (!dirty && trigger !== undefined)}>
             <Save aria-hidden />
             {t("trigger.save")}
           </Button>
         </div>
       </form>
-      {result
+      {saved ? <Notice tone="ok">{t("trigger.saved")}</Notice> : null}
+      {failure
         ? (
-          <p
-            role={result.ok ? "status" : "alert"}
-            className={result.ok ? "text-sm text-state-ok" : "text-sm text-state-critical"}
-          >
-            {result.text}
-            {result.code ? <small className="ml-2 text-xs">({result.code})</small> : null}
-          </p>
+          <Notice tone="critical" code={failure.code}>
+            {failure.text || t("trigger.saveFailed")}
+          </Notice>
         )
         : null}
       {nodeTriggers

@@ -3,77 +3,18 @@
  * screen: the periods offered, the search, the summary of an electrical work, stale values.
  */
 
-export type ModuleType = "DIGITAL_INPUT" | "DIGITAL_OUTPUT" | "ANALOG_INPUT";
+import type { IoElectricalWorkDto as IoElectricalWork } from "../../../../modules/io_monitoring/contract.ts";
 
-export interface IoChannel {
-  channel: number;
-  value: number | null;
-  at: string | null;
-  since: string | null;
-}
-
-export interface IoModule {
-  slot: number;
-  module_id: string;
-  name: string;
-  module_type: ModuleType;
-  system_type: string;
-  size: number;
-  resolution: number;
-  unit: string;
-  channels: IoChannel[];
-}
-
-export interface IoCell {
-  cell_id: string;
-  node_id: string;
-  node_name: string;
-  last_data_at: string | null;
-  modules: IoModule[];
-}
-
-export interface IoElectricalWork {
-  key: string;
-  name: string;
-  type: string;
-  latitude: number;
-  longitude: number;
-  cells: IoCell[];
-}
-
-export interface IoElectricalWorks {
-  electrical_works: IoElectricalWork[];
-  generated_at: string;
-}
-
-interface ChannelHistory {
-  cell_id: string;
-  node_name: string;
-  slot: number;
-  module_name: string;
-  module_type: ModuleType;
-  system_type: string;
-  channel: number;
-  unit: string;
-}
-
-export type Resolution = "20s" | "10min" | "1h" | "1d";
-
-export interface IoHistory {
-  key: string;
-  name: string;
-  from: string;
-  to: string;
-  digital: (ChannelHistory & { points: { t: number; value: 0 | 1 | null }[] })[];
-  resolution: Resolution;
-  step_s: number;
-  times: number[];
-  analog: (ChannelHistory & {
-    mean: (number | null)[];
-    min: (number | null)[];
-    max: (number | null)[];
-  })[];
-}
+export type {
+  ChannelDto as IoChannel,
+  IoCellDto as IoCell,
+  IoElectricalWorkDto as IoElectricalWork,
+  IoElectricalWorksDto as IoElectricalWorks,
+  IoHistoryDto as IoHistory,
+  IoModuleDto as IoModule,
+  IoModuleType as ModuleType,
+  IoResolution as Resolution,
+} from "../../../../modules/io_monitoring/contract.ts";
 
 /** The periods offered on the screen, newest data at the right edge. */
 export const PERIODS = ["24h", "7d", "30d"] as const;

@@ -4,13 +4,14 @@
  * modules with every channel's state or value, and their history over the chosen period
  * (URL ?period=24h|7d|30d); the search text lives in the URL too (?q=).
  */
-import { useNavigate, useSearch } from "@tanstack/react-router";
+import { getRouteApi } from "@tanstack/react-router";
 import { Search, ToggleRight } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { api } from "../../lib/api.ts";
 import { useFormatters } from "../../lib/use-formatters.ts";
 import { liveState, REFRESH_MS, useLiveLoad } from "../../lib/use-live-load.ts";
 import { cn } from "../../ui/cn.ts";
+import { Badge } from "../../ui/badge.tsx";
 import { EmptyState } from "../../ui/empty-state.tsx";
 import { Input } from "../../ui/input.tsx";
 import { AsyncState } from "../../ui/loader.tsx";
@@ -25,20 +26,18 @@ import {
 } from "./io-data.ts";
 import { IoWorkDetail } from "./io-work-detail.tsx";
 
+const route = getRouteApi("/io-monitoring");
+
 export function IoMonitoringPage() {
   const { t } = useTranslation(["io-monitoring", "modules"]);
   const format = useFormatters();
-  const search = useSearch({ strict: false }) as Record<string, unknown>;
-  const navigate = useNavigate();
-  const selected = typeof search.ew === "string" ? search.ew : null;
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const selected = search.ew ?? null;
   const period = parsePeriod(search.period);
-  const query = typeof search.q === "string" ? search.q : "";
-  const setSearch = (next: Record<string, unknown>) =>
-    void navigate({
-      to: "/io-monitoring",
-      search: (prev: Record<string, unknown>) => ({ ...prev, ...next }),
-      replace: true,
-    } as never);
+  const query = search.q ?? "";
+  const setSearch = (next: Partial<typeof search>) =>
+    void navigate({ search: (prev) => ({ ...prev, ...next }), replace: true });
 
   // Refreshed in place: the last answer stays on screen while the next one loads.
   const load = useLiveLoad(
@@ -162,10 +161,9 @@ function WorkList(
                       <span className="truncate font-medium">{w.name}</span>
                       {s.inputsOn > 0
                         ? (
-                          <span className="inline-flex shrink-0 items-center gap-1 rounded-full bg-state-warning-soft px-2 py-0.5 text-xs font-medium text-state-warning">
-                            <ToggleRight aria-hidden className="size-3.5" />
+                          <Badge tone="warning" icon={<ToggleRight aria-hidden />}>
                             {t("inputsOn", { count: s.inputsOn })}
-                          </span>
+                          </Badge>
                         )
                         : null}
                     </span>

@@ -13,6 +13,8 @@ import { useErrorText } from "../../lib/use-error-text.ts";
 import { useFormatters } from "../../lib/use-formatters.ts";
 import { REFRESH_MS, useLiveLoad } from "../../lib/use-live-load.ts";
 import { cn } from "../../ui/cn.ts";
+import { Badge, type BadgeTone } from "../../ui/badge.tsx";
+import { HeadCell, Table, TableBody, TableHead } from "../../ui/table.tsx";
 import { Loader, LoadError } from "../../ui/loader.tsx";
 import { SegmentedControl } from "../../ui/segmented-control.tsx";
 import {
@@ -29,33 +31,18 @@ import {
 } from "./io-data.ts";
 
 type DigitalState = "ON" | "OFF" | "NONE";
-const LOOK: Record<DigitalState, { className: string; icon: ReactNode }> = {
-  ON: {
-    className: "bg-state-warning-soft text-state-warning",
-    icon: <ToggleRight aria-hidden />,
-  },
-  OFF: {
-    className: "bg-state-offline-soft text-state-offline",
-    icon: <ToggleLeft aria-hidden />,
-  },
-  NONE: {
-    className: "bg-state-unknown-soft text-state-unknown",
-    icon: <CircleHelp aria-hidden />,
-  },
+const LOOK: Record<DigitalState, { tone: BadgeTone; icon: ReactNode }> = {
+  ON: { tone: "warning", icon: <ToggleRight aria-hidden /> },
+  OFF: { tone: "neutral", icon: <ToggleLeft aria-hidden /> },
+  NONE: { tone: "neutral", icon: <CircleHelp aria-hidden /> },
 };
 
 function StateBadge({ state }: { state: DigitalState }) {
   const { t } = useTranslation("io-monitoring");
   return (
-    <span
-      className={cn(
-        "inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium [&_svg]:size-4",
-        LOOK[state].className,
-      )}
-    >
-      {LOOK[state].icon}
+    <Badge tone={LOOK[state].tone} icon={LOOK[state].icon} className="[&_svg]:size-4">
       {t(`states.${state}`)}
-    </span>
+    </Badge>
   );
 }
 
@@ -128,22 +115,17 @@ function ModuleCard({ module: m }: { module: IoModule }) {
           ].join(" · ")}
         </p>
       </header>
-      <table className="w-full text-sm">
-        <thead className="text-xs text-muted-foreground">
+      <Table>
+        <TableHead>
           <tr>
-            <th scope="col" className="px-3 py-1.5 text-left font-normal">
-              {t("columns.channel")}
-            </th>
-            <th
-              scope="col"
-              className={cn("px-3 py-1.5 font-normal", analog ? "text-right" : "text-left")}
-            >
+            <HeadCell className="px-3 font-normal first:pl-3">{t("columns.channel")}</HeadCell>
+            <HeadCell numeric={analog} className="px-3 font-normal">
               {analog ? t("columns.value") : t("columns.state")}
-            </th>
-            <th scope="col" className="px-3 py-1.5 text-left font-normal">{t("columns.time")}</th>
+            </HeadCell>
+            <HeadCell className="px-3 font-normal last:pr-3">{t("columns.time")}</HeadCell>
           </tr>
-        </thead>
-        <tbody>
+        </TableHead>
+        <TableBody>
           {m.channels.map((c) => (
             <tr key={c.channel} className="border-t">
               <th scope="row" className="px-3 py-1.5 text-left font-normal tabular">
@@ -171,8 +153,8 @@ function ModuleCard({ module: m }: { module: IoModule }) {
               </td>
             </tr>
           ))}
-        </tbody>
-      </table>
+        </TableBody>
+      </Table>
     </section>
   );
 }

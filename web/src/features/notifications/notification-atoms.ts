@@ -1,33 +1,11 @@
 /** Notification state of the bell: the loaded list (merged by key) and the server's counts. */
 import { atom } from "jotai";
+import type { NotificationDto as NotificationItem } from "../../../../modules/notifications/contract.ts";
 
-/** A notification as the nsm calls and the websocket send it (spec 3, Notification). */
-export interface NotificationItem {
-  key: string;
-  name: string;
-  severity: "CRITICAL" | "WARNING" | "INFO";
-  is_read: boolean;
-  creation_time: string;
-  type:
-    | "GRID_MONITORING"
-    | "DATA_EXPORT"
-    | "POWER_QUALITY"
-    | "SETUP_INFORMATION"
-    | "IO_MONITORING"
-    | "CONNECTOR_SCADA";
-  /** JSON text with number_of_alarms, state, counter, ew_name, node_name, start_time, status. */
-  info: string;
-  gridwatch_id?: string | null;
-}
-
-/** One page of GET /nsm/notifications/users/{userId}. */
-export interface NotificationPage {
-  notifications: NotificationItem[];
-  page: number;
-  size: number;
-  total: number;
-  unread: number;
-}
+export type {
+  NotificationDto as NotificationItem,
+  NotificationPageDto as NotificationPage,
+} from "../../../../modules/notifications/contract.ts";
 
 /** The loaded notifications, newest first. */
 export const notificationsAtom = atom<NotificationItem[]>([]);

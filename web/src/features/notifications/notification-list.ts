@@ -1,4 +1,5 @@
 /** Pure helpers of the notification centre: merging by key, paging, texts by type and state. */
+import type { NotificationInfo } from "../../../../modules/notifications/contract.ts";
 import type { NotificationItem } from "./notification-atoms.ts";
 
 /** Height of one row of the list in px (spec 2.7: pages of (height / 50) + 1 rows). */
@@ -40,16 +41,6 @@ export function mergeByKey(
 }
 
 /** The info fields of spec 3, parsed defensively from the JSON text. */
-export interface NotificationInfo {
-  number_of_alarms?: number;
-  state?: string;
-  counter?: number;
-  ew_name?: string;
-  node_name?: string;
-  start_time?: string;
-  status?: string;
-}
-
 export function parseInfo(info: unknown): NotificationInfo {
   if (typeof info === "object" && info !== null) return info as NotificationInfo;
   if (typeof info !== "string") return {};

@@ -17,6 +17,7 @@ const item = (key: string, minute: number, isRead = false): NotificationItem => 
   creation_time: new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString(),
   type: "SETUP_INFORMATION",
   info: "{}",
+  gridwatch_id: null,
 });
 
 Deno.test("the list is the window height minus 180 and loads (height / 50) + 1 rows", () => {

@@ -33,7 +33,7 @@ function Entry({
   children: ReactNode;
 }) {
   const { t } = useTranslation("shell");
-  const search = useSearch({ strict: false }) as Record<string, unknown>;
+  const search: { voltage?: unknown } = useSearch({ strict: false });
   const { pathname } = useLocation();
   if (entry.denial !== null) {
     return (
@@ -53,8 +53,8 @@ function Entry({
   const active = pathname === root || pathname.startsWith(`${root}/`);
   return (
     <Link
-      to={entry.path as never}
-      search={(entry.carriesVoltage ? carriedVoltage(search) : {}) as never}
+      to={entry.path}
+      search={entry.carriesVoltage ? carriedVoltage(search) : {}}
       onClick={onNavigate}
       aria-current={active ? "page" : undefined}
       className={cn(className, active && activeClassName)}

@@ -6,7 +6,7 @@ import { setUiLanguage } from "../../i18n/i18n.ts";
 import { api } from "../../lib/api.ts";
 import { isSuperRole } from "../../lib/claims.ts";
 import { UI_LANGUAGES, type UiLanguage } from "../../lib/language.ts";
-import type { CurrentUser } from "../../lib/types.ts";
+import type { CurrentUserDto as CurrentUser } from "../../../../modules/users/contract.ts";
 import { storeSelectedCustomer } from "../../lib/customer-storage.ts";
 import {
   currentUserAtom,

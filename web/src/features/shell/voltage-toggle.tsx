@@ -12,16 +12,12 @@ import { Tooltip } from "../../ui/tooltip.tsx";
  */
 export function VoltageToggle() {
   const { t } = useTranslation("shell");
-  const search = useSearch({ strict: false }) as Record<string, unknown>;
+  const search: { voltage?: unknown } = useSearch({ strict: false });
   const navigate = useNavigate();
   const mvAvailable = useAtomValue(mvAvailableAtom);
   const value = voltageOf(search);
   const select = (voltage: Voltage) => {
-    void navigate({
-      to: ".",
-      search: (prev: Record<string, unknown>) => withVoltage(prev, voltage),
-      replace: false,
-    } as never);
+    void navigate({ to: ".", search: (prev) => withVoltage(prev, voltage), replace: false });
   };
   return (
     <SegmentedControl<Voltage>

@@ -2,8 +2,9 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../lib/api.ts";
 import { useSession } from "../../lib/session-atoms.ts";
-import type { Customer } from "../../lib/types.ts";
+import type { CustomerDto as Customer } from "../../../../modules/customers/contract.ts";
 import { usePasswordPolicy } from "../../lib/password-policy.ts";
+import { useAction } from "../../lib/use-action.ts";
 import { reachableStartPages } from "../../lib/user-rules.ts";
 import { Button } from "../../ui/button.tsx";
 import {
@@ -34,14 +35,15 @@ export function NewUserDialog({
   const { t } = useTranslation("users");
   const checkPassword = usePasswordPolicy();
   const { claims, config } = useSession();
-  const [draft, setDraft] = useState<UserDraft>(() => emptyDraft(customer.default_language));
+  const [draft, setDraft] = useState<UserDraft>(() =>
+    emptyDraft(customer.default_language ?? "en")
+  );
   const [errors, setErrors] = useState<UserFormErrors>({});
-  const [busy, setBusy] = useState(false);
   const [tried, setTried] = useState(false);
 
   useEffect(() => {
     if (!open) return;
-    setDraft(emptyDraft(customer.default_language));
+    setDraft(emptyDraft(customer.default_language ?? "en"));
     setErrors({});
     setTried(false);
   }, [open, customer.default_language]);
@@ -57,19 +59,19 @@ export function NewUserDialog({
     setDraft(next);
     if (tried) setErrors(check(next));
   };
-  const submit = async () => {
-    setTried(true);
-    const found = check(draft);
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    setBusy(true);
+  const creation = useAction(async () => {
     try {
       onCreated(await usersApi.create(customer.key, draft));
     } catch (error) {
       setErrors(errorsFromServer(error instanceof ApiError ? error.body : null));
-    } finally {
-      setBusy(false);
     }
+  });
+  const busy = creation.busy;
+  const submit = async () => {
+    setTried(true);
+    const found = check(draft);
+    setErrors(found);
+    if (!Object.keys(found).length) await creation.run();
   };
 
   return (

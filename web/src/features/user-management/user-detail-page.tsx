@@ -1,4 +1,4 @@
-import { Link, useNavigate, useParams } from "@tanstack/react-router";
+import { getRouteApi, Link, useNavigate } from "@tanstack/react-router";
 import { useAtomValue } from "jotai";
 import { ArrowLeft, Ban, CircleCheck, CircleMinus, Power, Trash2 } from "lucide-react";
 import { useEffect, useState } from "react";
@@ -25,10 +25,13 @@ import { draftAccess, UserForm } from "./user-form.tsx";
 import { errorsFromServer, type UserFormErrors, validateDraft } from "./user-form-rules.ts";
 import { draftOf, type ManagedUser, type UserDraft, usersApi } from "./users-api.ts";
 import { useFormatters } from "../../lib/use-formatters.ts";
+import { useAction } from "../../lib/use-action.ts";
+
+const detailRoute = getRouteApi("/user-management/$cid/$id");
 
 /** /user-management/:cid/:id: every field of one user, disable/enable and delete. */
 export function UserDetailPage() {
-  const { cid = "", id = "" } = useParams({ strict: false }) as { cid?: string; id?: string };
+  const { cid, id } = detailRoute.useParams();
   const loaded = useAsync((signal) => usersApi.get(cid, id, signal), [cid, id]);
   return (
     <AsyncState state={loaded} onRetry={loaded.reload}>
@@ -48,7 +51,6 @@ function UserEditor({ initial }: { initial: ManagedUser }) {
   const [user, setUser] = useState(initial);
   const [draft, setDraft] = useState<UserDraft>(() => draftOf(initial));
   const [errors, setErrors] = useState<UserFormErrors>({});
-  const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const self = user.user_id === claims.userId;
@@ -67,16 +69,16 @@ function UserEditor({ initial }: { initial: ManagedUser }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [draft, tried]);
 
-  const run = async (action: () => Promise<void>) => {
-    setBusy(true);
+  // Save, disable/enable, delete: a refusal goes to its field or to the form.
+  const action = useAction(async (call: () => Promise<void>) => {
     try {
-      await action();
+      await call();
     } catch (error) {
       setErrors(errorsFromServer(error instanceof ApiError ? error.body : null));
-    } finally {
-      setBusy(false);
     }
-  };
+  });
+  const run = action.run;
+  const busy = action.busy;
   const save = () => {
     setTried(true);
     const found = check(draft);

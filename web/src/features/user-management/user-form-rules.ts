@@ -1,18 +1,14 @@
 /** Client-side mirror of the server's user rules, and where a server refusal belongs. */
+import { type FieldMessage, serverErrors } from "../../lib/field-errors.ts";
 import { PASSWORD_CODE_KEYS, type PasswordChecker } from "../../lib/password-policy.ts";
 import { isValidEmail, isValidPhone, nameError } from "../../lib/user-rules.ts";
-import type { ApiErrorBody } from "../../lib/types.ts";
+import type { ErrorBody as ApiErrorBody } from "../../../../kernel/contract.ts";
 import type { UserDraft } from "./users-api.ts";
 
 /** A form field, or `form` for errors that belong to no single field. */
 export type UserField = keyof UserDraft | "form";
 
-/** A message as a key of the `errors` namespace with its parameters. */
-export interface FieldMessage {
-  key: string;
-  params?: Record<string, unknown>;
-  code?: number;
-}
+export type { FieldMessage };
 
 /** The form's errors by field. */
 export type UserFormErrors = Partial<Record<UserField, FieldMessage>>;
@@ -54,7 +50,7 @@ export function validateDraft(
   return errors;
 }
 
-const FIELD_OF_KEY: Record<string, UserField> = {
+const FIELD_OF_KEY: Record<string, keyof UserDraft> = {
   "users.emailExists": "email",
   "users.passwordMismatch": "password_confirmation",
   "users.startPageNotReachable": "start_page",
@@ -66,27 +62,16 @@ const FIELD_OF_KEY: Record<string, UserField> = {
   "users.passwordRuleBroken": "password",
 };
 
-/** Places a server refusal on its field (request validation issues by their path). */
+/** Places a server refusal on its field (field errors by the first segment of their path). */
 export function errorsFromServer(body: ApiErrorBody | null): UserFormErrors {
-  if (!body) return { form: { key: "messages.savingFailed" } };
-  const issues = body.params.issues;
-  if (body.key === "common.validation" && Array.isArray(issues)) {
-    const errors: UserFormErrors = {};
-    for (const issue of issues as { path?: string; message?: string }[]) {
-      const field = (issue.path ?? "").split(".")[0] as UserField;
-      const key = issue.message?.startsWith("validation.") ? issue.message : "common.validation";
-      const count = key === "validation.nameMin"
-        ? 3
-        : key === "validation.nameMax"
-        ? 60
-        : undefined;
-      errors[field in FIELD_NAMES ? field : "form"] = { key, params: { count } };
-    }
-    return errors;
-  }
-  const message: FieldMessage = { key: body.key, params: body.params };
-  if (body.code !== undefined) message.code = body.code;
-  return { [FIELD_OF_KEY[body.key] ?? "form"]: message };
+  const { fields, form } = serverErrors<keyof UserDraft>(body, {
+    field: (path) => {
+      const field = path.split(".")[0]!;
+      return field in FIELD_NAMES ? field as keyof UserDraft : null;
+    },
+    keyField: (key) => FIELD_OF_KEY[key] ?? null,
+  });
+  return form ? { ...fields, form } : fields;
 }
 
 const FIELD_NAMES: Record<keyof UserDraft, true> = {

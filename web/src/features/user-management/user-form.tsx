@@ -1,7 +1,8 @@
 import { useTranslation } from "react-i18next";
 import type { AccessContext } from "../../lib/access.ts";
 import type { AppConfig } from "../../lib/config.ts";
-import type { Customer, Role } from "../../lib/types.ts";
+import type { CustomerDto as Customer } from "../../../../modules/customers/contract.ts";
+import type { Role } from "../../../../modules/users/contract.ts";
 import {
   type AppRole,
   appRoleOf,
@@ -14,6 +15,7 @@ import {
 } from "../../lib/user-rules.ts";
 import { FormField } from "../../ui/form-field.tsx";
 import { Input, Select } from "../../ui/input.tsx";
+import { Cell, Table, TableBody } from "../../ui/table.tsx";
 import { PasswordStrength } from "../../ui/password-strength.tsx";
 import type { FieldMessage, UserField, UserFormErrors } from "./user-form-rules.ts";
 import type { UserDraft } from "./users-api.ts";
@@ -186,15 +188,15 @@ export function UserForm({
       <fieldset className="min-w-0">
         <legend className="mb-2 text-sm font-semibold">{t("fields.moduleAccess")}</legend>
         <p className="mb-2 text-xs text-muted-foreground">{t("form.moduleAccessHint")}</p>
-        <table className="w-full text-sm">
-          <tbody className="divide-y">
+        <Table>
+          <TableBody className="divide-y">
             {modules.map((module) => {
               const role = appRoleOf(draft.apps_roles, module.key);
               const label = t(module.label);
               return (
                 <tr key={module.key}>
                   <th scope="row" className="py-1.5 pr-3 text-left font-normal">{label}</th>
-                  <td className="w-44 py-1">
+                  <Cell className="w-44 py-1">
                     <Select
                       aria-label={t("form.accessOf", { module: label })}
                       value={role ?? ""}
@@ -222,12 +224,12 @@ export function UserForm({
                         {t("access.admin")}
                       </option>
                     </Select>
-                  </td>
+                  </Cell>
                 </tr>
               );
             })}
-          </tbody>
-        </table>
+          </TableBody>
+        </Table>
         {message("apps_roles")
           ? <p role="alert" className="mt-1 text-xs text-state-critical">{message("apps_roles")}</p>
           : null}

@@ -1,4 +1,4 @@
-import { Link, useNavigate, useSearch } from "@tanstack/react-router";
+import { getRouteApi, Link } from "@tanstack/react-router";
 import { useAtomValue } from "jotai";
 import {
   ChevronLeft,
@@ -17,18 +17,13 @@ import { Button } from "../../ui/button.tsx";
 import { Input } from "../../ui/input.tsx";
 import { AsyncState } from "../../ui/loader.tsx";
 import { Page } from "../../ui/page.tsx";
+import { HeadCell, Table, TableBody, TableHead } from "../../ui/table.tsx";
 import { Toast } from "../../ui/toast.tsx";
 import { NewUserDialog } from "./new-user-dialog.tsx";
 import { type ManagedUser, usersApi } from "./users-api.ts";
 import { useFormatters } from "../../lib/use-formatters.ts";
 
-function readSearch(raw: Record<string, unknown>): { search: string; page: number } {
-  const page = Number(raw.page);
-  return {
-    search: typeof raw.search === "string" ? raw.search.slice(0, 100) : "",
-    page: Number.isInteger(page) && page > 0 ? page : 1,
-  };
-}
+const route = getRouteApi("/user-management");
 
 /** User Management (spec 2.1): 17 users per page, a delayed search, and New user. */
 export function UserManagementPage() {
@@ -36,18 +31,16 @@ export function UserManagementPage() {
   const format = useFormatters();
   const { customer: ownCustomer } = useSession();
   const customer = useAtomValue(customerAtom) ?? ownCustomer;
-  const navigate = useNavigate();
-  const { search, page } = readSearch(useSearch({ strict: false }) as Record<string, unknown>);
+  const navigate = route.useNavigate();
+  const query = route.useSearch();
+  const search = (query.search ?? "").slice(0, 100);
+  const page = query.page ?? 1;
   const [typed, setTyped] = useState(search);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<string | null>(null);
 
   const go = (next: { search: string; page: number }) =>
-    void navigate({
-      to: "/user-management",
-      search: { ...(next.search ? { search: next.search } : {}), page: next.page } as never,
-      replace: true,
-    });
+    void navigate({ search: { search: next.search || undefined, page: next.page }, replace: true });
 
   useEffect(() => {
     if (typed === search) return;
@@ -91,18 +84,18 @@ export function UserManagementPage() {
         <AsyncState state={list} onRetry={list.reload}>
           {(data) => (
             <>
-              <table className="w-full text-sm">
-                <thead className="sticky top-0 bg-surface-muted text-left text-xs text-muted-foreground">
+              <Table>
+                <TableHead sticky className="bg-surface-muted">
                   <tr>
-                    <th scope="col" className="px-3 py-2 font-medium">{t("fields.name")}</th>
-                    <th scope="col" className="px-3 py-2 font-medium">{t("fields.email")}</th>
-                    <th scope="col" className="px-3 py-2 font-medium">{t("fields.role")}</th>
-                    <th scope="col" className="px-3 py-2 font-medium">{t("fields.startPage")}</th>
-                    <th scope="col" className="px-3 py-2 font-medium">{t("fields.latestLogin")}</th>
-                    <th scope="col" className="px-3 py-2 font-medium">{t("fields.state")}</th>
+                    <HeadCell className="px-3 py-2 first:pl-3">{t("fields.name")}</HeadCell>
+                    <HeadCell className="px-3 py-2">{t("fields.email")}</HeadCell>
+                    <HeadCell className="px-3 py-2">{t("fields.role")}</HeadCell>
+                    <HeadCell className="px-3 py-2">{t("fields.startPage")}</HeadCell>
+                    <HeadCell className="px-3 py-2">{t("fields.latestLogin")}</HeadCell>
+                    <HeadCell className="px-3 py-2 last:pr-3">{t("fields.state")}</HeadCell>
                   </tr>
-                </thead>
-                <tbody className="divide-y">
+                </TableHead>
+                <TableBody className="divide-y">
                   {data.items.map((user) => (
                     <UserRow
                       key={user.user_id}
@@ -110,8 +103,8 @@ export function UserManagementPage() {
                       login={formatLogin(user.latest_login)}
                     />
                   ))}
-                </tbody>
-              </table>
+                </TableBody>
+              </Table>
               {data.items.length === 0
                 ? (
                   <p className="p-6 text-center text-sm text-muted-foreground">

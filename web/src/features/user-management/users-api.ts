@@ -1,20 +1,13 @@
 /** The user-management calls (docs/contracts.md, "User calls") and the form's draft. */
 import { api } from "../../lib/api.ts";
-import type { CurrentUser, Role } from "../../lib/types.ts";
+import type {
+  ManagedUserDto as ManagedUser,
+  Role,
+  UserPageDto as UserPage,
+} from "../../../../modules/users/contract.ts";
 
-/** A user as the management calls return it. */
-export interface ManagedUser extends CurrentUser {
-  disabled: boolean;
-  created_at: string;
-}
-
-/** One page of `GET /usm/users`. */
-export interface UserPage {
-  items: ManagedUser[];
-  total: number;
-  page: number;
-  page_size: number;
-}
+/** A user as the management calls return it, and one page of `GET /usm/users`. */
+export type { ManagedUser, UserPage };
 
 /** What the user form edits. */
 export interface UserDraft {

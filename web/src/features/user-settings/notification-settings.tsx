@@ -11,8 +11,10 @@ import {
   withChannel,
 } from "../../lib/notification-settings.ts";
 import { currentUserAtom, useSession } from "../../lib/session-atoms.ts";
-import type { CurrentUser } from "../../lib/types.ts";
+import type { CurrentUserDto as CurrentUser } from "../../../../modules/users/contract.ts";
 import { useErrorText } from "../../lib/use-error-text.ts";
+import { useAction } from "../../lib/use-action.ts";
+import { Cell, HeadCell, Row, Table, TableBody, TableHead } from "../../ui/table.tsx";
 import { Button } from "../../ui/button.tsx";
 import { Switch } from "../../ui/switch.tsx";
 import { Toast } from "../../ui/toast.tsx";
@@ -48,7 +50,6 @@ export function NotificationSettings() {
   const apps = notificationAppsFor(user.apps_roles ?? claims.appsRoles, customer.applications);
   const stored = useMemo(() => readNotificationSettings(user.user_metadata), [user.user_metadata]);
   const [draft, setDraft] = useState(stored);
-  const [saving, setSaving] = useState(false);
   const [toast, setToast] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   useEffect(() => setDraft(stored), [stored]);
   const validated = emailValidated(user);
@@ -56,8 +57,7 @@ export function NotificationSettings() {
     JSON.stringify(toSave(stored, validated));
   const emailOn = validated && draft.email;
 
-  const save = async () => {
-    setSaving(true);
+  const saving = useAction(async () => {
     try {
       const updated = await api.patch<CurrentUser>(
         `/usm/users/current/${encodeURIComponent(user.user_id)}`,
@@ -69,10 +69,8 @@ export function NotificationSettings() {
     } catch (error) {
       const { text } = errorText(error);
       setToast({ tone: "error", text: `${t("settings.saveFailed")} ${text}` });
-    } finally {
-      setSaving(false);
     }
-  };
+  });
 
   if (apps.length === 0) {
     return <p className="py-2 text-sm text-muted-foreground">{t("settings.noApps")}</p>;
@@ -107,50 +105,46 @@ export function NotificationSettings() {
             )}
         </div>
       </div>
-      <table className="w-full text-sm">
-        <thead>
-          <tr className="border-b text-left text-xs text-muted-foreground">
-            <th scope="col" className="py-1.5 font-medium">{t("settings.module")}</th>
-            <th scope="col" className="w-36 py-1.5 text-center font-medium">
-              {t("settings.web")}
-            </th>
-            <th scope="col" className="w-24 py-1.5 text-center font-medium">
-              {t("settings.email")}
-            </th>
-          </tr>
-        </thead>
-        <tbody>
+      <Table>
+        <TableHead>
+          <Row>
+            <HeadCell>{t("settings.module")}</HeadCell>
+            <HeadCell className="w-36 text-center">{t("settings.web")}</HeadCell>
+            <HeadCell className="w-24 text-center">{t("settings.email")}</HeadCell>
+          </Row>
+        </TableHead>
+        <TableBody>
           {apps.map((app) => {
             const channels = channelsOf(draft, app.key);
             const module = t(`modules:${app.module}.title`);
             return (
-              <tr key={app.key} className="border-b last:border-b-0">
+              <Row key={app.key}>
                 <th scope="row" className="py-2 text-left font-normal">{module}</th>
-                <td className="py-2 text-center">
+                <Cell className="py-2 text-center">
                   <Switch
                     checked={channels.web}
                     aria-label={t("settings.webFor", { module })}
                     onCheckedChange={(on) => setDraft((d) => withChannel(d, app.key, "web", on))}
                   />
-                </td>
-                <td className="py-2 text-center">
+                </Cell>
+                <Cell className="py-2 text-center">
                   <Switch
                     checked={emailOn && channels.email}
                     disabled={!emailOn}
                     aria-label={t("settings.emailFor", { module })}
                     onCheckedChange={(on) => setDraft((d) => withChannel(d, app.key, "email", on))}
                   />
-                </td>
-              </tr>
+                </Cell>
+              </Row>
             );
           })}
-        </tbody>
-      </table>
+        </TableBody>
+      </Table>
       <div className="flex items-center justify-end gap-3">
         {dirty
           ? <span className="text-xs text-muted-foreground">{t("settings.unsaved")}</span>
           : null}
-        <Button onClick={() => void save()} disabled={!dirty || saving}>
+        <Button onClick={() => void saving.run()} disabled={!dirty || saving.busy}>
           {t("settings.save")}
         </Button>
       </div>

@@ -1,5 +1,6 @@
 /** The frame of one chart: what it shows (feeder, parameter, unit) and at which resolution. */
 import type { ReactNode } from "react";
+import { Badge } from "../../ui/badge.tsx";
 import { useTranslation } from "react-i18next";
 import type { Resolution } from "./vsm-api.ts";
 
@@ -23,14 +24,7 @@ export function ChartCard({
           {subtitle ? <p className="text-xs text-muted-foreground">{subtitle}</p> : null}
         </div>
         {resolution
-          ? (
-            <span
-              className="shrink-0 rounded-full bg-accent px-2 py-0.5 text-xs font-medium text-accent-foreground"
-              data-testid="resolution"
-            >
-              {t(`resolution.${resolution}`)}
-            </span>
-          )
+          ? <Badge data-testid="resolution">{t(`resolution.${resolution}`)}</Badge>
           : null}
       </header>
       {children}

@@ -2,10 +2,12 @@
  * /visual-statistics/compare: one parameter of 2 to 10 feeders in one chart, one curve per
  * feeder in the fixed compare colours, with each feeder's min, max and mean over the period.
  */
-import { useSearch } from "@tanstack/react-router";
+import { getRouteApi } from "@tanstack/react-router";
 import { GitCompareArrows } from "lucide-react";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Notice } from "../../ui/notice.tsx";
+import { Cell, HeadCell, Table, TableBody, TableHead } from "../../ui/table.tsx";
 import { compareColor, TimeChart } from "../../charts/mod.ts";
 import { useAsync } from "../../lib/use-async.ts";
 import { useFormatters } from "../../lib/use-formatters.ts";
@@ -14,7 +16,7 @@ import { Loader } from "../../ui/loader.tsx";
 import { SegmentedControl } from "../../ui/segmented-control.tsx";
 import { Select } from "../../ui/select.tsx";
 import { ChartCard, useParameterLabel } from "./chart-card.tsx";
-import { Labelled, LoadProblem, Notice } from "./notice.tsx";
+import { ChartNotice, Labelled, LoadProblem } from "./chart-notice.tsx";
 import { PeriodPicker } from "./period-picker.tsx";
 import { type Period, resolvePeriod, zoomPeriod } from "./period.ts";
 import { SelectionWarnings } from "./selection-warnings.tsx";
@@ -27,7 +29,6 @@ import {
   type Parameter,
   PHASE_CHOICES,
   type PhaseChoice,
-  type SelectionSearch,
   toggleLimited,
 } from "./selection.ts";
 import { StatisticsLayout } from "./statistics-layout.tsx";
@@ -35,14 +36,16 @@ import { feederLabel, type FeederPlace, splitFeeders } from "./structure.ts";
 import { useSearchPatch, useStatisticsBase } from "./use-statistics-base.ts";
 import { type CompareAnswer, vsmApi } from "./vsm-api.ts";
 
+const route = getRouteApi("/visual-statistics/compare");
+
 export function ComparePage() {
   const { t } = useTranslation(["statistics", "errors"]);
-  const search = useSearch({ strict: false }) as SelectionSearch & Record<string, unknown>;
+  const search = route.useSearch();
   const voltage = voltageOf(search);
   const searchKey = JSON.stringify(compareToSearch(compareFromSearch(search)));
   const selection = useMemo(() => compareFromSearch(search), [searchKey]); // eslint-disable-line react-hooks/exhaustive-deps
   const base = useStatisticsBase(voltage);
-  const patch = useSearchPatch();
+  const patch = useSearchPatch("/visual-statistics/compare");
   const [refresh, setRefresh] = useState(0);
   const [refusal, setRefusal] = useState<string | null>(null);
   const periodKey = JSON.stringify(selection.period);
@@ -121,7 +124,7 @@ export function ComparePage() {
               />
             </Labelled>
           </div>
-          {refusal ? <p role="alert" className="text-sm text-state-critical">{refusal}</p> : null}
+          {refusal ? <Notice tone="critical">{refusal}</Notice> : null}
           <SelectionWarnings
             feeders={feeders}
             onRemove={(ids) =>
@@ -129,7 +132,7 @@ export function ComparePage() {
           />
           {problem?.key === "limits.compareMin"
             ? (
-              <Notice
+              <ChartNotice
                 icon={<GitCompareArrows aria-hidden />}
                 title={t("limits.compareMin")}
                 description={t("limits.compareMinHint")}
@@ -137,7 +140,7 @@ export function ComparePage() {
             )
             : problem
             ? (
-              <Notice
+              <ChartNotice
                 tone="warning"
                 title={problem.kind === "period"
                   ? t(`errors:${problem.key}`)
@@ -244,18 +247,18 @@ function SummaryTable(
     v === null ? "–" : `${format.number(v)}${answer.unit ? `\u00a0${answer.unit}` : ""}`;
   return (
     <div className="overflow-auto rounded-lg border bg-surface">
-      <table className="w-full text-sm">
+      <Table>
         <caption className="sr-only">{t("summary.caption")}</caption>
-        <thead className="sticky top-0 bg-surface-muted text-xs text-muted-foreground">
+        <TableHead sticky className="bg-surface-muted">
           <tr>
-            <th scope="col" className="px-3 py-2 text-left">{t("summary.feeder")}</th>
-            <th scope="col" className="px-3 py-2 text-left">{t("summary.node")}</th>
-            <th scope="col" className="px-3 py-2 text-right">{t("summary.min")}</th>
-            <th scope="col" className="px-3 py-2 text-right">{t("summary.max")}</th>
-            <th scope="col" className="px-3 py-2 text-right">{t("summary.mean")}</th>
+            <HeadCell className="px-3 py-2 first:pl-3">{t("summary.feeder")}</HeadCell>
+            <HeadCell className="px-3 py-2">{t("summary.node")}</HeadCell>
+            <HeadCell numeric className="px-3 py-2">{t("summary.min")}</HeadCell>
+            <HeadCell numeric className="px-3 py-2">{t("summary.max")}</HeadCell>
+            <HeadCell numeric className="px-3 py-2 last:pr-3">{t("summary.mean")}</HeadCell>
           </tr>
-        </thead>
-        <tbody>
+        </TableHead>
+        <TableBody>
           {answer.feeders.map((f, k) => {
             const place = places.get(f.feeder_id);
             return (
@@ -275,14 +278,14 @@ function SummaryTable(
                     ? `${place.workName} › ${f.node_name}`
                     : f.node_name}
                 </td>
-                <td className="px-3 py-2 text-right tabular">{value(f.summary.min)}</td>
-                <td className="px-3 py-2 text-right tabular">{value(f.summary.max)}</td>
-                <td className="px-3 py-2 text-right tabular">{value(f.summary.mean)}</td>
+                <Cell numeric className="px-3 py-2">{value(f.summary.min)}</Cell>
+                <Cell numeric className="px-3 py-2">{value(f.summary.max)}</Cell>
+                <Cell numeric className="px-3 py-2 last:pr-3">{value(f.summary.mean)}</Cell>
               </tr>
             );
           })}
-        </tbody>
-      </table>
+        </TableBody>
+      </Table>
     </div>
   );
 }

@@ -28,11 +28,11 @@ export function histogramAt(answer: HistogramAnswer, voltage: Voltage): Histogra
     ...answer,
     unit: "kV",
     bins: answer.bins.map((b) => ({ ...b, from: b.from / 1000, to: b.to / 1000 })),
-    min: kilo(answer.min),
-    max: kilo(answer.max),
-    mean: kilo(answer.mean),
-    p05: kilo(answer.p05),
-    p95: kilo(answer.p95),
+    min: answer.min / 1000,
+    max: answer.max / 1000,
+    mean: answer.mean / 1000,
+    p05: answer.p05 / 1000,
+    p95: answer.p95 / 1000,
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import { useTranslation } from "react-i18next";
 import { Button } from "../../ui/button.tsx";
+import { Notice } from "../../ui/notice.tsx";
 
 export function SelectionWarnings({
   feeders,
@@ -18,15 +19,16 @@ export function SelectionWarnings({
     <>
       {feeders.unknown.length
         ? (
-          <div
-            role="alert"
-            className="flex flex-wrap items-center gap-3 rounded-md border border-state-warning bg-state-warning-soft px-3 py-2 text-sm"
+          <Notice
+            tone="warning"
+            action={
+              <Button variant="secondary" size="sm" onClick={() => onRemove(feeders.unknown)}>
+                {t("notFound.remove")}
+              </Button>
+            }
           >
-            <span className="text-foreground">{t("errors:grid.elementNotFound")}</span>
-            <Button variant="secondary" size="sm" onClick={() => onRemove(feeders.unknown)}>
-              {t("notFound.remove")}
-            </Button>
-          </div>
+            {t("errors:grid.elementNotFound")}
+          </Notice>
         )
         : null}
       {feeders.otherLevel.length

@@ -4,6 +4,13 @@
  * and either `range` (a quick range ending now) or `from`/`to` (ISO instants).
  */
 import {
+  COMPARE_FEEDERS,
+  PHASE_CHOICES,
+  type PhaseChoice,
+  STATISTICS_PARAMETER_KEYS,
+  type StatisticsParameterKey,
+} from "../../../../modules/statistics/contract.ts";
+import {
   DEFAULT_RANGE,
   isQuickRange,
   type PeriodChoice,
@@ -12,29 +19,16 @@ import {
 } from "./period.ts";
 
 /** The measured quantities of /vsm/parameters. */
-export const PARAMETERS = [
-  "u",
-  "i",
-  "p",
-  "q",
-  "pf",
-  "thd_u",
-  "thd_i",
-  "f",
-  "unbalance",
-  "pst",
-  "plt",
-] as const;
-export type Parameter = (typeof PARAMETERS)[number];
+export const PARAMETERS = STATISTICS_PARAMETER_KEYS;
+export type Parameter = StatisticsParameterKey;
 
 export const CHART_TYPES = ["time", "histogram"] as const;
 export type ChartType = (typeof CHART_TYPES)[number];
 
-export const PHASE_CHOICES = ["all", "L1", "L2", "L3"] as const;
-export type PhaseChoice = (typeof PHASE_CHOICES)[number];
+export { PHASE_CHOICES, type PhaseChoice };
 
 /** Spec 9: compare takes 2 to 10 feeders. */
-export const COMPARE_LIMITS = { min: 2, max: 10 } as const;
+export const COMPARE_LIMITS = COMPARE_FEEDERS;
 
 /** What the statistics screen shows. */
 export interface StatisticsSelection {
@@ -56,18 +50,18 @@ export interface CompareSelection {
 }
 
 /** The URL search parameters of both screens (plain strings, so links stay readable). */
-export interface SelectionSearch {
+export type SelectionSearch = {
   feeders?: string | undefined;
   parameters?: string | undefined;
   parameter?: string | undefined;
   chart?: string | undefined;
   phase?: string | undefined;
   /** `true` (the router writes booleans as JSON: `minmax=true`). */
-  minmax?: boolean | string | undefined;
+  minmax?: boolean | undefined;
   range?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
-}
+};
 
 const one = <T extends string>(list: readonly T[], value: unknown): T | undefined =>
   typeof value === "string" && (list as readonly string[]).includes(value) ? value as T : undefined;
@@ -102,7 +96,7 @@ export function statisticsFromSearch(search: SelectionSearch): StatisticsSelecti
     ),
     chart: one(CHART_TYPES, search.chart) ?? "time",
     phase: one(PHASE_CHOICES, search.phase) ?? "all",
-    minMax: search.minmax === true || search.minmax === "true",
+    minMax: search.minmax === true,
     period: periodFromSearch(search),
   };
 }

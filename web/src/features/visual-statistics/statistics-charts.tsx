@@ -15,7 +15,7 @@ import { useFormatters } from "../../lib/use-formatters.ts";
 import type { Voltage } from "../../lib/voltage.ts";
 import { Loader } from "../../ui/loader.tsx";
 import { ChartCard, useParameterLabel } from "./chart-card.tsx";
-import { LoadProblem } from "./notice.tsx";
+import { LoadProblem } from "./chart-notice.tsx";
 import type { Period } from "./period.ts";
 import type { Parameter, PhaseChoice } from "./selection.ts";
 import { feederLabel, type FeederPlace } from "./structure.ts";

@@ -11,7 +11,7 @@ import { cn } from "../../ui/cn.ts";
 import { Loader, LoadError } from "../../ui/loader.tsx";
 import { Page } from "../../ui/page.tsx";
 import { FeederPanel } from "./feeder-panel.tsx";
-import { Notice } from "./notice.tsx";
+import { ChartNotice } from "./chart-notice.tsx";
 import type { SelectionSearch } from "./selection.ts";
 import type { FeederPlace } from "./structure.ts";
 import type { ParametersAnswer } from "./vsm-api.ts";
@@ -31,8 +31,10 @@ function SectionSwitch(
       {(["statistics", "compare"] as const).map((section) => (
         <Link
           key={section}
-          to={`/visual-statistics/${section}`}
-          search={carry as never}
+          to={section === "statistics"
+            ? "/visual-statistics/statistics"
+            : "/visual-statistics/compare"}
+          search={carry}
           aria-current={section === current ? "page" : undefined}
           className={cn(
             "flex h-7 items-center rounded px-3 transition-colors",
@@ -80,7 +82,7 @@ export function StatisticsLayout({
   } else if (structure.status === "loading" || parameters.status === "loading") {
     body = <Loader className="flex-1" />;
   } else if (structure.data.lv_groups.length === 0) {
-    body = <Notice className="flex-1" title={t("errors:grid.structureNotDefined")} />;
+    body = <ChartNotice className="flex-1" title={t("errors:grid.structureNotDefined")} />;
   } else {
     const panelProps = colorOf ? { colorOf } : {};
     body = (

@@ -2,15 +2,16 @@
  * /visual-statistics/statistics: time series or histograms of the selected feeders and
  * parameters over a period. The whole selection lives in the URL (selection.ts).
  */
-import { useSearch } from "@tanstack/react-router";
+import { getRouteApi } from "@tanstack/react-router";
 import { BarChart3 } from "lucide-react";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { voltageOf } from "../../lib/voltage.ts";
 import { Button } from "../../ui/button.tsx";
+import { Notice } from "../../ui/notice.tsx";
 import { SegmentedControl } from "../../ui/segmented-control.tsx";
 import { Switch } from "../../ui/switch.tsx";
-import { Labelled, Notice } from "./notice.tsx";
+import { ChartNotice, Labelled } from "./chart-notice.tsx";
 import { PeriodPicker } from "./period-picker.tsx";
 import { resolvePeriod, zoomPeriod } from "./period.ts";
 import {
@@ -18,7 +19,6 @@ import {
   maxFeedersFor,
   type Parameter,
   PHASE_CHOICES,
-  type SelectionSearch,
   statisticsFromSearch,
   statisticsProblem,
   type StatisticsSelection,
@@ -32,14 +32,16 @@ import { SelectionWarnings } from "./selection-warnings.tsx";
 import { useSearchPatch, useStatisticsBase } from "./use-statistics-base.ts";
 import type { ParametersAnswer } from "./vsm-api.ts";
 
+const route = getRouteApi("/visual-statistics/statistics");
+
 export function StatisticsPage() {
   const { t } = useTranslation(["statistics", "errors"]);
-  const search = useSearch({ strict: false }) as SelectionSearch & Record<string, unknown>;
+  const search = route.useSearch();
   const voltage = voltageOf(search);
   const searchKey = JSON.stringify(statisticsToSearch(statisticsFromSearch(search)));
   const selection = useMemo(() => statisticsFromSearch(search), [searchKey]); // eslint-disable-line react-hooks/exhaustive-deps
   const base = useStatisticsBase(voltage);
-  const patch = useSearchPatch();
+  const patch = useSearchPatch("/visual-statistics/statistics");
   const [refresh, setRefresh] = useState(0);
   const [refusal, setRefusal] = useState<string | null>(null);
   const periodKey = JSON.stringify(selection.period);
@@ -148,7 +150,7 @@ export function StatisticsPage() {
                 />
               </Labelled>
             </div>
-            {refusal ? <p role="alert" className="text-sm text-state-critical">{refusal}</p> : null}
+            {refusal ? <Notice tone="critical">{refusal}</Notice> : null}
             <SelectionWarnings
               feeders={feeders}
               onRemove={(ids) =>
@@ -156,7 +158,7 @@ export function StatisticsPage() {
             />
             {problem?.kind === "empty"
               ? (
-                <Notice
+                <ChartNotice
                   icon={<BarChart3 aria-hidden />}
                   title={t(problem.key)}
                   description={t(`${problem.key}Hint`)}
@@ -164,7 +166,7 @@ export function StatisticsPage() {
               )
               : problem
               ? (
-                <Notice
+                <ChartNotice
                   tone="warning"
                   title={problem.kind === "period"
                     ? t(`errors:${problem.key}`)

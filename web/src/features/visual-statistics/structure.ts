@@ -2,6 +2,7 @@
  * The grid as the selection panel shows it: LV groups > electrical works > nodes > feeders of
  * one voltage level, from GET /gsm/grid-structure/hv-mv-station-groups?view=visual-statistics.
  */
+import { isMvFeeder } from "../../../../modules/monitoring/contract.ts";
 import type { Voltage } from "../../lib/voltage.ts";
 
 /** A feeder of the reshaped station-group data. */
@@ -52,10 +53,7 @@ export interface PanelGroup {
 }
 
 /** MV feeders: MV lines and transformers with MV estimation (as grid monitoring counts them). */
-export function isMvFeeder(feeder: Pick<StructureFeeder, "type" | "parameters">): boolean {
-  return feeder.type === "MV_LINE" ||
-    (feeder.type === "TRANSFORMER" && feeder.parameters.mvVoltageEstimation === true);
-}
+export { isMvFeeder };
 
 /** The panel tree of a voltage level: at MV only MV feeders, at LV the others. */
 export function panelTree(view: VisualStatisticsView, voltage: Voltage): PanelGroup[] {

@@ -48,13 +48,14 @@ export function useStatisticsBase(voltage: Voltage) {
  * Changes part of the URL search of the current screen. Selection changes replace the entry;
  * `push` (a drag-zoom) adds one so that Back returns to the previous period.
  */
-export function useSearchPatch(): (patch: SelectionSearch, push?: boolean) => void {
-  const navigate = useNavigate();
+export function useSearchPatch(
+  from: StatisticsScreen,
+): (patch: SelectionSearch, push?: boolean) => void {
+  const navigate = useNavigate({ from });
   return useCallback((patch, push = false) => {
-    void navigate({
-      to: ".",
-      search: (prev: Record<string, unknown>) => ({ ...prev, ...patch }),
-      replace: !push,
-    } as never);
+    void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: !push });
   }, [navigate]);
 }
+
+/** The two screens' routes. */
+export type StatisticsScreen = "/visual-statistics/statistics" | "/visual-statistics/compare";

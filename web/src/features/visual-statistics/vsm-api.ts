@@ -4,77 +4,28 @@
  * error page.
  */
 import { api } from "../../lib/api.ts";
+import type {
+  CompareDto as CompareAnswer,
+  HistogramDto as HistogramAnswer,
+  ParametersDto as ParametersAnswer,
+  SeriesDto as SeriesAnswer,
+} from "../../../../modules/statistics/contract.ts";
 import type { Voltage } from "../../lib/voltage.ts";
 import { compareAt, histogramAt, seriesAt } from "./mv-units.ts";
 import type { Period } from "./period.ts";
 import type { Parameter, PhaseChoice } from "./selection.ts";
 import type { VisualStatisticsView } from "./structure.ts";
 
-export type Resolution = "20s" | "10min" | "1h" | "1d";
-export type SeriesPhase = "L1" | "L2" | "L3" | "N";
-
-export interface ParametersAnswer {
-  parameters: { key: Parameter; unit: string; per_phase: boolean }[];
-  limits: {
-    max_charts: number;
-    max_compare_feeders: number;
-    min_compare_feeders: number;
-    max_period_days: number;
-    min_period_minutes: number;
-  };
-}
-
-export interface SeriesChart {
-  feeder_id: string;
-  feeder_name: string;
-  node_id: string;
-  node_name: string;
-  parameter: Parameter;
-  unit: string;
-  series: { phase: SeriesPhase | null; stat: "mean" | "min" | "max"; values: (number | null)[] }[];
-}
-
-export interface SeriesAnswer {
-  from: string;
-  to: string;
-  resolution: Resolution;
-  step_s: number;
-  times: number[];
-  charts: SeriesChart[];
-}
-
-export interface HistogramAnswer {
-  parameter: Parameter;
-  unit: string;
-  resolution: Resolution;
-  bins: { from: number; to: number; count: number }[];
-  count: number;
-  min: number | null;
-  max: number | null;
-  mean: number | null;
-  p05: number | null;
-  p95: number | null;
-}
-
-export interface CompareFeeder {
-  feeder_id: string;
-  feeder_name: string;
-  node_id: string;
-  node_name: string;
-  values: (number | null)[];
-  summary: { min: number | null; max: number | null; mean: number | null };
-}
-
-export interface CompareAnswer {
-  from: string;
-  to: string;
-  resolution: Resolution;
-  step_s: number;
-  times: number[];
-  parameter: Parameter;
-  unit: string;
-  feeders: CompareFeeder[];
-}
+export type {
+  CompareDto as CompareAnswer,
+  CompareFeederDto as CompareFeeder,
+  HistogramDto as HistogramAnswer,
+  ParametersDto as ParametersAnswer,
+  Resolution,
+  SeriesChartDto as SeriesChart,
+  SeriesDto as SeriesAnswer,
+  SeriesPhase,
+} from "../../../../modules/statistics/contract.ts";
 
 const common = (voltage: Voltage, period: Period) => ({
   level: voltage === "mv" ? "MV" : "LV",

@@ -1,0 +1,45 @@
+/**
+ * The kernel's part of the HTTP contract, shared with the web app: the error body every call
+ * answers with, the field errors of `common.validation`, and the header with which a super role
+ * names the customer it acts on. Pure: imports nothing.
+ */
+
+/** The JSON body of every API error. */
+export interface ErrorBody {
+  code?: number;
+  key: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * One field error of a `common.validation` answer (`params.issues`): the field's path
+ * (`feeders.2.name`), the message key of its text (namespace `errors`, e.g.
+ * `validation.nameTooLong`) and the placeholders of that text. The one shape every module
+ * answers and the web parses.
+ */
+export interface FieldIssue {
+  path: string;
+  key: string;
+  params: Record<string, unknown>;
+}
+
+/** The header with which a super role names the customer it acts on (kernel/tenant.ts). */
+export const CUSTOMER_HEADER = "X-Customer";
+
+/** The public configuration of the web app: `GET /config.json` (no token). */
+export interface WebConfig {
+  appName: string;
+  version: string;
+  vendorUrl: string;
+  /** The OpenID provider the web app logs in with (code flow with PKCE). */
+  oidc: { authority: string; clientId: string; scope: string };
+  defaultStartPage: string;
+  defaultStartPageKey: string;
+  /** Module keys every signed-in user may open (spec 6). */
+  appsOpenToAll: string[];
+  helpBaseUrl: string;
+  /** Minutes without input before the session dialog shows (0 disables). */
+  sessionInactivityMinutes: number;
+  /** Base URL of the REST calls; absent: the same origin. */
+  apiBaseUrl?: string;
+}
