@@ -48,7 +48,8 @@ async function post(baseUrl: string, credential: string, body: string) {
   return { status: res.status, accepted: answer.accepted ?? 0, duplicates: answer.duplicates ?? 0 };
 }
 
-async function runJob(job: IngestJob): Promise<IngestStats> {
+/** Generates and sends one job's batches; the sending is timed. */
+export async function runJob(job: IngestJob): Promise<IngestStats> {
   const stats: IngestStats = {
     requests: 0,
     rows: 0,
@@ -88,10 +89,13 @@ async function runJob(job: IngestJob): Promise<IngestStats> {
   return stats;
 }
 
-self.onmessage = async (event: MessageEvent<IngestJob>) => {
-  try {
-    self.postMessage({ ok: true, stats: await runJob(event.data) });
-  } catch (error) {
-    self.postMessage({ ok: false, error: String(error) });
-  }
-};
+// As a web worker (the in-process variant; ingest_client_process.ts runs it as a process).
+if (typeof self !== "undefined" && "postMessage" in self && !import.meta.main) {
+  self.onmessage = async (event: MessageEvent<IngestJob>) => {
+    try {
+      self.postMessage({ ok: true, stats: await runJob(event.data) });
+    } catch (error) {
+      self.postMessage({ ok: false, error: String(error) });
+    }
+  };
+}

@@ -1,7 +1,7 @@
 /**
  * End-to-end ingest through the real cell protocol: HTTP, credential check, validation, the
  * group commit of concurrent batches and the durable acknowledgement, on a platform served on
- * 127.0.0.1. The cells run in a worker; only the sending is timed. Two shapes: one window per
+ * 127.0.0.1. The cells run in a process of their own; only the sending is timed. Two shapes: one window per
  * batch (a cell sending live; also one tick with 64 requests in flight) and 30 windows per batch
  * (a gateway or a catching-up cell).
  */
@@ -18,25 +18,41 @@ import { perSecond, summarize } from "./lib/stats.ts";
  */
 const WIDE_CONCURRENCY = 64;
 
-/** Sends jobs to one worker, one at a time. */
-class CellWorker {
-  readonly #worker = new Worker(new URL("./ingest_client.ts", import.meta.url), {
-    type: "module",
-  });
+/** Sends jobs to the cells' process, one at a time (see ingest_client_process.ts). */
+class CellProcess {
+  readonly #child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("./ingest_client_process.ts", import.meta.url).pathname],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  readonly #writer = this.#child.stdin.getWriter();
+  readonly #lines = this.#child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  #buffered = "";
 
-  run(job: IngestJob): Promise<IngestStats> {
-    return new Promise((resolve, reject) => {
-      this.#worker.onmessage = (event) => {
-        const data = event.data as { ok: true; stats: IngestStats } | { ok: false; error: string };
-        if (data.ok) resolve(data.stats);
-        else reject(new Error(`Cannot run the cells: ${data.error}`));
-      };
-      this.#worker.postMessage(job);
-    });
+  async run(job: IngestJob): Promise<IngestStats> {
+    await this.#writer.write(new TextEncoder().encode(`${JSON.stringify(job)}\n`));
+    for (;;) {
+      const newline = this.#buffered.indexOf("\n");
+      if (newline >= 0) {
+        const line = this.#buffered.slice(0, newline);
+        this.#buffered = this.#buffered.slice(newline + 1);
+        const data = JSON.parse(line) as { ok: true; stats: IngestStats } | {
+          ok: false;
+          error: string;
+        };
+        if (data.ok) return data.stats;
+        throw new Error(`Cannot run the cells: ${data.error}`);
+      }
+      const { value, done } = await this.#lines.read();
+      if (done) throw new Error("The cells' process ended");
+      this.#buffered += value;
+    }
   }
 
-  terminate(): void {
-    this.#worker.terminate();
+  async terminate(): Promise<void> {
+    await this.#writer.close().catch(() => undefined);
+    await this.#child.status;
   }
 }
 
@@ -70,7 +86,7 @@ function watchAggregation(bench: BenchPlatform): { ms: number; runs: number } {
 
 /** Measures both batch shapes for `sizes.ingestCells` cells; returns the table rows. */
 export async function benchIngestHttp(bench: BenchPlatform, sizes: Sizes): Promise<Result[]> {
-  const worker = new CellWorker();
+  const worker = new CellProcess();
   const aggregation = watchAggregation(bench);
   const cells = bench.cells;
   const scaled = cells.length < 5_000;
@@ -189,6 +205,6 @@ export async function benchIngestHttp(bench: BenchPlatform, sizes: Sizes): Promi
       },
     ];
   } finally {
-    worker.terminate();
+    await worker.terminate();
   }
 }
