@@ -23,7 +23,8 @@ const WINDOWS_PER_STEP = 30;
 
 /**
  * Stores every window starting in [fromMs, toMs) of `cells`, oldest first; returns the rows
- * accepted. Idempotent like any batch: windows already stored count as duplicates.
+ * accepted once they are in DuckDB. Idempotent like any batch: windows already stored count as
+ * duplicates.
  */
 export async function storeSimulatedRange(
   store: MeasurementStore,
@@ -60,6 +61,8 @@ export async function storeSimulatedRange(
     }));
     for (const result of results) accepted += result.accepted;
   }
+  // Acknowledged is journaled; the history is queried next, so it must be in DuckDB.
+  await store.flush();
   return accepted;
 }
 
