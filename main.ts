@@ -21,6 +21,7 @@ import {
   createLogger,
   type Db,
   EventBus,
+  inputGate,
   loadConfig,
   type Logger,
   migrate,
@@ -159,6 +160,7 @@ export async function startPlatform(
   ];
 
   const app = createHttpApp(logger);
+  app.use(inputGate(modules.flatMap((m) => m.bodyLimits ?? [])));
   app.get("/health", (c) => c.json({ status: "ok", version: pkg.version }));
   app.get("/config.json", (c) =>
     c.json(

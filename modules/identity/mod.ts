@@ -88,7 +88,9 @@ export async function createIdentity(opts: IdentityOptions): Promise<Identity> {
     web: { authority: issuer, clientId: WEB_CLIENT_ID, scope: SCOPE },
     name: "identity",
     // The proxy's routes carry the whole /oidc path.
-    public: [{ prefix: "/", routes: oidcProxyRoutes(running.port) }],
+    public: [{ prefix: "/", routes: oidcProxyRoutes(running.port, opts.publicUrl) }],
+    // Token requests and the login form are small; the provider's own parser fails beyond 16 KiB.
+    bodyLimits: [{ path: /^\/oidc\//, bytes: 16 * 1024 }],
     close: running.close,
   };
 }

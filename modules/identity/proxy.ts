@@ -11,13 +11,20 @@ const HOP_BY_HOP = [
   "content-length",
 ];
 
-/** Routes mounted at the root that proxy every /oidc/* request. */
-export function oidcProxyRoutes(port: number): Hono<AppEnv> {
+/**
+ * Routes mounted at the root that proxy every /oidc/* request. The provider builds its
+ * discovery document, redirects and issuer from the forwarded host and scheme: those are
+ * PUBLIC_URL's, never the request's Host (a forged Host would otherwise name its own endpoints).
+ */
+export function oidcProxyRoutes(port: number, publicUrl: string): Hono<AppEnv> {
+  const origin = new URL(publicUrl);
   return new Hono<AppEnv>().all("/oidc/*", async (c) => {
     const url = new URL(c.req.url);
     const headers = new Headers(c.req.raw.headers);
-    headers.set("x-forwarded-host", url.host);
-    headers.set("x-forwarded-proto", url.protocol.replace(":", ""));
+    headers.delete("forwarded");
+    headers.set("host", origin.host);
+    headers.set("x-forwarded-host", origin.host);
+    headers.set("x-forwarded-proto", origin.protocol.replace(":", ""));
     const hasBody = !["GET", "HEAD"].includes(c.req.method);
     const upstream = await fetch(`http://127.0.0.1:${port}${url.pathname}${url.search}`, {
       method: c.req.method,
