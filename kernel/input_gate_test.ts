@@ -15,7 +15,7 @@ function app() {
   });
   a.post("/text", async (c) => c.json({ length: (await c.req.text()).length }));
   a.post("/form", async (c) => c.json({ email: (await c.req.parseBody()).email }));
-  a.post("/upload", async (c) => c.json({ read: false, type: c.req.header("content-type") }));
+  a.post("/upload", (c) => c.json({ read: false, type: c.req.header("content-type") }));
   a.post("/raw", async (c) => c.json({ bytes: (await c.req.arrayBuffer()).byteLength }));
   a.get("/items/:id", (c) => c.json({ id: c.req.param("id"), q: c.req.query("q") ?? null }));
   return a;
