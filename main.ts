@@ -174,6 +174,7 @@ export async function startPlatform(
         appsOpenToAll: ["user-settings", "app:api-doc"],
         helpBaseUrl: "/help",
         sessionInactivityMinutes: config.sessionInactivityMinutes,
+        publicUrl: config.publicUrl,
       } satisfies WebConfig,
     ));
   mountModules(app, modules, identity.verifier, customers.service.tenants);
