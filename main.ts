@@ -169,7 +169,7 @@ export async function startPlatform(
         version: pkg.version,
         vendorUrl: "https://github.com/",
         oidc: identity.web,
-        defaultStartPage: "/data-export",
+        defaultStartPage: "/grid-monitoring",
         defaultStartPageKey: "hes:data-export",
         appsOpenToAll: ["user-settings", "app:api-doc"],
         helpBaseUrl: "/help",
