@@ -130,6 +130,40 @@ test.describe("grid monitoring", () => {
     expect(await rows.count()).toBeGreaterThan(2);
   });
 
+  test("Medium Voltage follows the selected node: disabled with the spec's tooltip, never a dead end", async ({ page }) => {
+    await openGrid(page);
+    const mediumVoltage = page.getByRole("radio", { name: "Medium Voltage" });
+    // A distribution cabinet has no MV values: the toggle says so.
+    const cabinet = rowsOf(page).filter({ hasText: "CAB Werkstrasse" });
+    await cabinet.click();
+    await expect(page.getByTestId("node-panel").getByTestId("feeder-table").first()).toBeVisible();
+    await expect(mediumVoltage).toHaveAttribute("aria-disabled", "true");
+    await mediumVoltage.hover();
+    await expect(page.getByRole("tooltip")).toHaveText(
+      "There are no medium voltage values available at this node.",
+    );
+    await mediumVoltage.click({ force: true });
+    await expect(page).toHaveURL(/voltage=lv/);
+    // A station measuring an MV line enables it, and its MV detail opens.
+    await rowsOf(page).filter({ hasText: "TS Industrie" }).click();
+    await expect(mediumVoltage).not.toHaveAttribute("aria-disabled", "true");
+    await mediumVoltage.click();
+    await expect(page).toHaveURL(/voltage=mv/);
+    await expect(page.getByTestId("node-panel").getByTestId("feeder-table").first()).toBeVisible();
+    // A shared MV link of the cabinet offers its low voltage view instead of an error.
+    await page.getByRole("radio", { name: "Low Voltage" }).click();
+    const cabinetNode = await cabinet.getAttribute("data-node-id");
+    await page.goto(`/grid-monitoring?voltage=mv&node=${cabinetNode}`);
+    const panel = page.getByTestId("node-panel");
+    await expect(panel).toContainText("No medium voltage values at this node");
+    await expect(page.getByText("This element of the grid was not found!")).toHaveCount(0);
+    await panel.getByRole("button", { name: "Show it at low voltage" }).click();
+    await expect(page).toHaveURL(
+      new RegExp(`voltage=lv.*node=${cabinetNode}|node=${cabinetNode}.*voltage=lv`),
+    );
+    await expect(panel.getByTestId("feeder-table").first()).toBeVisible();
+  });
+
   test("a node's detail is in the URL: a reload gives the same view", async ({ page }) => {
     await openGrid(page);
     const first = rowsOf(page).first();

@@ -26,7 +26,7 @@ import { Notice } from "../../ui/notice.tsx";
 import { Page } from "../../ui/page.tsx";
 import { Spinner } from "../../ui/spinner.tsx";
 import { GridList } from "./grid-list.tsx";
-import { listRows } from "./logic.ts";
+import { findNode, listRows, mvAvailable } from "./logic.ts";
 import {
   GRID_STATES,
   type GridState,
@@ -85,7 +85,10 @@ export function GridMonitoringPage() {
     runMode === "auto" ? REFRESH_MS : null,
   );
   const data = status.data;
-  useMvAvailability(data?.has_mv_values ?? true);
+  // The toggle follows the selected node (spec 2.4), not only the grid.
+  useMvAvailability(mvAvailable(data ?? null, selected));
+  // A node opened at MV (a shared link, a reload) that has no MV values: no dead end.
+  const selectedMissing = data !== null && selected !== null && !findNode(data, selected);
 
   const matches = useMemo(() => {
     const q = query.trim().toLowerCase();
@@ -258,7 +261,37 @@ export function GridMonitoringPage() {
                 }))}
               />
             </div>
-            {selected
+            {selected && selectedMissing
+              ? (
+                <aside
+                  data-testid="node-panel"
+                  className="flex min-h-0 min-w-0 flex-1 flex-col overflow-hidden rounded-lg border bg-surface 2xl:max-w-[46rem]"
+                >
+                  <EmptyState
+                    className="m-3 border-0"
+                    icon={<Network />}
+                    title={level === "MV" ? t("noMvNode.title") : t("missingNode.title")}
+                    description={level === "MV"
+                      ? t("noMvNode.description")
+                      : t("missingNode.description")}
+                  >
+                    {level === "MV"
+                      ? (
+                        <Button
+                          variant="secondary"
+                          onClick={() => setSearch({ voltage: "lv" }, false)}
+                        >
+                          {t("noMvNode.showLv")}
+                        </Button>
+                      )
+                      : null}
+                    <Button variant="ghost" onClick={() => select(null)}>
+                      {t("missingNode.close")}
+                    </Button>
+                  </EmptyState>
+                </aside>
+              )
+              : selected
               ? (
                 <NodePanel
                   key={`${selected}|${level}`}

@@ -40,6 +40,30 @@ export function listRows(status: GridStatus, keep: (node: NodeStatus) => boolean
   return rows;
 }
 
+/** The node with `id` in a status answer, or `null` when the level has no such node. */
+export function findNode(status: GridStatus, id: string | null): NodeStatus | null {
+  if (!id) return null;
+  for (const g of status.station_groups) {
+    for (const m of g.mv_feeder_groups) {
+      for (const l of m.lv_groups) {
+        for (const node of l.nodes) if (node.id === id) return node;
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * Whether the Medium Voltage toggle is enabled (spec 2.4): it follows the selected node when
+ * the list shows it, else the grid. At MV, every listed node has MV values.
+ */
+export function mvAvailable(status: GridStatus | null, selected: string | null): boolean {
+  if (!status) return true;
+  if (!status.has_mv_values) return false;
+  const node = findNode(status, selected);
+  return node ? node.has_mv_values : true;
+}
+
 /** Spec 5 and the server's rule: absolute current deltas of a trigger, 1 to 3000 A, 2 decimals. */
 export const DELTA_MIN_A = DELTA_LIMITS.min;
 export const DELTA_MAX_A = DELTA_LIMITS.max;

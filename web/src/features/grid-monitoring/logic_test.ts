@@ -1,14 +1,15 @@
 import assert from "node:assert/strict";
 import type { GridStatus, NodeStatus } from "./grid-types.ts";
-import { alignPhases, deltaError, listRows } from "./logic.ts";
+import { alignPhases, deltaError, findNode, listRows, mvAvailable } from "./logic.ts";
 
-const node = (id: string, state: NodeStatus["state"]): NodeStatus => ({
+const node = (id: string, state: NodeStatus["state"], hasMv = false): NodeStatus => ({
   id,
   name: id,
   latitude: 47,
   longitude: 8,
   upstream_node_id: null,
   electrical_work: { name: id, type: "LV_CABINET" },
+  has_mv_values: hasMv,
   state,
   suppressed_by: null,
   last_value_at: null,
@@ -66,4 +67,33 @@ Deno.test("alignPhases: one axis, nulls for missing values and a null slot in a 
   ]);
   assert.deepEqual(times, [0, 20_000, 40_000, 100_000]);
   assert.deepEqual(currents, [[1, 2, null, 3], [null, 5, null, 6]]);
+});
+
+Deno.test("mvAvailable() follows the selected node: disabled for a cabinet without MV values", () => {
+  const grid = {
+    ...status,
+    has_mv_values: true,
+    station_groups: [{
+      ...status.station_groups[0]!,
+      mv_feeder_groups: [{
+        ...status.station_groups[0]!.mv_feeder_groups[0]!,
+        lv_groups: [{
+          id: "l1",
+          name: "L1",
+          state: "OK" as const,
+          nodes: [
+            node("ts", "OK", true),
+            node("cab", "OK"),
+          ],
+        }],
+      }],
+    }],
+  } satisfies GridStatus;
+  assert.equal(mvAvailable(grid, null), true);
+  assert.equal(mvAvailable(grid, "ts"), true);
+  assert.equal(mvAvailable(grid, "cab"), false);
+  assert.equal(mvAvailable(grid, "unknown"), true);
+  assert.equal(mvAvailable(status, null), false, "a grid without MV values");
+  assert.equal(mvAvailable(null, "cab"), true, "nothing loaded yet");
+  assert.equal(findNode(grid, "cab")?.name, "cab");
 });
