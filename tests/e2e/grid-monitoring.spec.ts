@@ -84,6 +84,38 @@ test.describe("grid monitoring", () => {
     await themedShots(page, "list-1280", listReady);
   });
 
+  test("the alarm chip is the alarm filter: it lists the nodes that raise an alarm", async ({ page }) => {
+    await openGrid(page);
+    const chip = page.getByTestId("alarms");
+    await expect(chip).toHaveAttribute("aria-pressed", "false");
+    const alarms = Number((await chip.textContent())!.replace(/\D/g, ""));
+    await chip.click();
+    await expect(page).toHaveURL(/state=ALARMS/);
+    await expect(chip).toHaveAttribute("aria-pressed", "true");
+    if (alarms > 0) {
+      await expect(rowsOf(page)).toHaveCount(alarms);
+      for (const row of await rowsOf(page).all()) await expect(row).not.toContainText("OK");
+    } else {
+      await expect(page.getByText("No node matches the filter")).toBeVisible();
+    }
+    await page.reload();
+    await expect(chip).toHaveAttribute("aria-pressed", "true");
+    await chip.click();
+    await expect(page).not.toHaveURL(/state=/);
+  });
+
+  test("group rows show how many of their nodes are in each state", async ({ page }) => {
+    await openGrid(page);
+    const station = page.getByTestId("state-distribution").first();
+    // The substation's 20 nodes: the OK ones counted beside the others, never one grey dot.
+    await expect(async () => {
+      const text = (await station.locator(".sr-only").textContent()) ?? "";
+      const total = [...text.matchAll(/(\d+) /g)].reduce((sum, m) => sum + Number(m[1]), 0);
+      expect(text).toMatch(/\d+ OK/);
+      expect(total).toBe(20);
+    }).toPass({ timeout: 60_000, intervals: [2_000] });
+  });
+
   test("manual run mode refreshes on request only", async ({ page }) => {
     await openGrid(page);
     await page.getByRole("switch", { name: /^Run mode/ }).click();

@@ -26,7 +26,7 @@ import { Notice } from "../../ui/notice.tsx";
 import { Page } from "../../ui/page.tsx";
 import { Spinner } from "../../ui/spinner.tsx";
 import { GridList } from "./grid-list.tsx";
-import { findNode, listRows, mvAvailable } from "./logic.ts";
+import { findNode, type ListFilter, listRows, mvAvailable, passesFilter } from "./logic.ts";
 import {
   GRID_STATES,
   type GridState,
@@ -40,7 +40,8 @@ import { STATE_LOOK } from "./state-look.tsx";
 import { StatusFilter } from "./status-filter.tsx";
 import { REFRESH_MS, useLiveLoad } from "../../lib/use-live-load.ts";
 
-const isState = (v: unknown): v is GridState => GRID_STATES.includes(v as GridState);
+const isFilter = (v: unknown): v is ListFilter =>
+  v === "ALARMS" || GRID_STATES.includes(v as GridState);
 const WIDTH_KEY = "gw.gridMonitoring.listWidth";
 const route = getRouteApi("/grid-monitoring");
 type GridMonitoringSearch = ReturnType<typeof route.useSearch>;
@@ -61,7 +62,7 @@ export function GridMonitoringPage() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const level: Level = voltageOf(search) === "mv" ? "MV" : "LV";
-  const filter = isState(search.state) ? search.state : null;
+  const filter = isFilter(search.state) ? search.state : null;
   const query = search.q ?? "";
   const selected = search.node || null;
   const period: Period = PERIODS.find((p) => p === search.period) ?? "24h";
@@ -93,7 +94,7 @@ export function GridMonitoringPage() {
   const matches = useMemo(() => {
     const q = query.trim().toLowerCase();
     return (n: NodeStatus) =>
-      (!filter || n.state === filter) &&
+      passesFilter(n, filter) &&
       (!q || n.name.toLowerCase().includes(q) || n.electrical_work.name.toLowerCase().includes(q));
   }, [filter, query]);
   const rows = useMemo(() => (data ? listRows(data, matches) : []), [data, matches]);
@@ -223,7 +224,11 @@ export function GridMonitoringPage() {
                 <EmptyState
                   className="m-3 border-0"
                   title={t("filter.none")}
-                  description={filter ? t(`states.${filter}`) : query}
+                  description={filter === "ALARMS"
+                    ? t("filter.alarms")
+                    : filter
+                    ? t(`states.${filter}`)
+                    : query}
                 >
                   <Button
                     size="sm"

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { GridStatus, NodeStatus } from "./grid-types.ts";
-import { alignPhases, deltaError, findNode, listRows, mvAvailable } from "./logic.ts";
+import { alignPhases, deltaError, findNode, listRows, mvAvailable, passesFilter } from "./logic.ts";
 
 const node = (id: string, state: NodeStatus["state"], hasMv = false): NodeStatus => ({
   id,
@@ -46,6 +46,22 @@ Deno.test("listRows: groups above their nodes, empty groups left out by a filter
   assert.deepEqual(warned.map((r) => r.id), ["s", "m", "l2", "c"]);
   assert.deepEqual(warned.at(-1)!.path, ["S", "M", "L2"]);
   assert.deepEqual(listRows(status, () => false), []);
+});
+
+Deno.test("listRows: a group row counts its nodes per state, not one worst dot", () => {
+  const counts = (rows: ReturnType<typeof listRows>, id: string) => {
+    const row = rows.find((r) => r.id === id);
+    return row && row.kind !== "node" ? row.counts : undefined;
+  };
+  const rows = listRows(status, () => true);
+  assert.deepEqual(counts(rows, "s"), { OK: 2, UNDERVOLTAGE: 1 });
+  assert.deepEqual(counts(rows, "m"), { OK: 2, UNDERVOLTAGE: 1 });
+  assert.deepEqual(counts(rows, "l1"), { OK: 2 });
+  // A filter hides nodes, not the group's distribution.
+  assert.deepEqual(counts(listRows(status, (n) => n.state !== "OK"), "s"), {
+    OK: 2,
+    UNDERVOLTAGE: 1,
+  });
 });
 
 Deno.test("deltaError mirrors the server: required, 1 to 3000 A, at most 2 decimals", () => {
@@ -96,4 +112,14 @@ Deno.test("mvAvailable() follows the selected node: disabled for a cabinet witho
   assert.equal(mvAvailable(status, null), false, "a grid without MV values");
   assert.equal(mvAvailable(null, "cab"), true, "nothing loaded yet");
   assert.equal(findNode(grid, "cab")?.name, "cab");
+});
+
+Deno.test("passesFilter(): the alarm filter keeps nodes not OK that no upstream outage explains", () => {
+  const silent = node("s", "NO_DATA");
+  const downstream = { ...node("d", "NO_DATA"), suppressed_by: "s" };
+  assert.equal(passesFilter(silent, "ALARMS"), true);
+  assert.equal(passesFilter(downstream, "ALARMS"), false);
+  assert.equal(passesFilter(node("ok", "OK"), "ALARMS"), false);
+  assert.equal(passesFilter(downstream, "NO_DATA"), true);
+  assert.equal(passesFilter(downstream, null), true);
 });
