@@ -239,9 +239,20 @@ test.describe("grid monitoring", () => {
     const custom = panel.getByTestId("custom-monitoring");
     await custom.getByRole("combobox", { name: "Duration" }).click();
     await page.getByRole("option", { name: "1 min", exact: true }).click();
+    // One feeder of the node: the request list names it in its Feeder column.
+    const feederChoice = custom.getByRole("combobox", { name: "Feeder" });
+    let feederName = "All feeders";
+    if (await feederChoice.count()) {
+      await feederChoice.click();
+      const option = page.getByRole("option").nth(1);
+      feederName = (await option.textContent())!.trim();
+      await option.click();
+    }
     await custom.getByRole("button", { name: "Start now" }).click();
     await expect(custom.getByText(/^Running since/)).toBeVisible();
     await expect(custom.getByTestId("request-status").first()).toHaveText("Running");
+    await expect(custom.getByRole("columnheader", { name: "Feeder" })).toBeVisible();
+    await expect(custom.getByTestId("request-feeder").first()).toHaveText(feederName);
     await custom.getByRole("button", { name: "Stop now" }).click();
     await expect(custom.getByTestId("request-status").first()).toHaveText("Stopped");
     await expect(custom.getByRole("button", { name: "Start now" })).toBeVisible();
