@@ -40,7 +40,14 @@ import {
   type LvGroup,
   type StationGroup,
 } from "./grid-api.ts";
-import { formatItem, locate, parseItem, type Selection, structurePoints } from "./grid-items.ts";
+import {
+  deleteBlocker,
+  formatItem,
+  locate,
+  parseItem,
+  type Selection,
+  structurePoints,
+} from "./grid-items.ts";
 import { MapLayersDialog } from "./map-layers-dialog.tsx";
 import { MvTopologyPanel } from "./mv-topology-panel.tsx";
 import { ListMapSwitch } from "../../map/list-map-switch.tsx";
@@ -109,7 +116,9 @@ export function GridStructureTab() {
     [data, t],
   );
 
+  // A refusal or confirmation is about the element it was for: another selection clears it.
   const select = (next: Selection) => {
+    if (next.id !== selection?.id) setNotice(null);
     setSelection(next);
     setFocus((f) => ({ id: next.id, seq: (f?.seq ?? 0) + 1 }));
   };
@@ -152,6 +161,17 @@ export function GridStructureTab() {
   };
 
   const located = selection ? locate(data, selection) : null;
+  /** Opens a dialog; a delete that a rule of spec 5 blocks says why instead of asking. */
+  const openDialog = (next: DialogState) => {
+    if (next?.type === "delete") {
+      const blocker = deleteBlocker(data, next.what);
+      if (blocker) {
+        setNotice({ tone: "error", text: t(`errors:${blocker}`) });
+        return;
+      }
+    }
+    setDialog(next);
+  };
 
   return (
     <div className="flex min-h-0 flex-1 flex-col gap-3 pt-3">
@@ -252,7 +272,7 @@ export function GridStructureTab() {
                         selection={selection}
                         select={select}
                         canEdit={canEdit}
-                        setDialog={setDialog}
+                        setDialog={openDialog}
                       />
                     ))}
                   </ul>
@@ -278,6 +298,7 @@ export function GridStructureTab() {
                         onSelect={(id) => {
                           const found = points.find((p) => p.id === id);
                           if (found) {
+                            if (id !== selection?.id) setNotice(null);
                             setSelection(
                               {
                                 kind: found.kind === "electricalWork" ? "node" : found.kind,
@@ -306,7 +327,7 @@ export function GridStructureTab() {
                           <Details
                             located={located}
                             canEdit={canEdit}
-                            setDialog={setDialog}
+                            setDialog={openDialog}
                           />
                         )
                         : <p className="text-sm text-muted-foreground">{t("details.none")}</p>}
