@@ -125,6 +125,12 @@ export interface ElectricalWorkStatus {
   mv_feeder_group: { id: string; name: string };
   lv_group: { id: string; name: string };
   feeder_count: number;
+  /**
+   * The voltage levels the work has values at: LV for every measured work, MV for an MV line
+   * or a transformer with MV estimation, MV only for an MV cabinet (spec 3). Metering
+   * information lists a work under the levels it names.
+   */
+  levels: ("LV" | "MV")[];
   state: MeteringState;
   last_data_at: string | null;
   cell: {
@@ -134,6 +140,15 @@ export interface ElectricalWorkStatus {
     gps_fix: string | null;
     gsm_signal: string | null;
   } | null;
+}
+
+/**
+ * A feeder with medium voltage values: an MV line, or a transformer with MV voltage estimation
+ * (the rule of the grid status and visual statistics).
+ */
+export function measuresMv(f: { type: string; parameters: Record<string, unknown> }): boolean {
+  return f.type === "MV_LINE" ||
+    (f.type === "TRANSFORMER" && f.parameters.mvVoltageEstimation === true);
 }
 
 /** Metering states, worst first. */
@@ -652,10 +667,18 @@ export class GridSetupService {
     );
     const cellOf = new Map(cellRows.filter((c) => c.nodeId).map((c) => [c.nodeId!, c]));
     const feederCounts = new Map<string, number>();
+    const mvNodes = new Set<string>();
     if (rows.length) {
-      const feederRows = await this.db.select({ nodeId: feeders.nodeId }).from(feeders)
+      const feederRows = await this.db.select({
+        nodeId: feeders.nodeId,
+        type: feeders.type,
+        parameters: feeders.parameters,
+      }).from(feeders)
         .where(inArray(feeders.nodeId, rows.map((r) => r.node.id)));
-      for (const f of feederRows) feederCounts.set(f.nodeId, (feederCounts.get(f.nodeId) ?? 0) + 1);
+      for (const f of feederRows) {
+        feederCounts.set(f.nodeId, (feederCounts.get(f.nodeId) ?? 0) + 1);
+        if (measuresMv(f)) mvNodes.add(f.nodeId);
+      }
     }
     const counts = Object.fromEntries(METERING_STATES.map((s) => [s, 0])) as Record<
       MeteringState,
@@ -672,6 +695,11 @@ export class GridSetupService {
       return {
         ...workHit(r),
         feeder_count: feederCounts.get(r.node.id) ?? 0,
+        levels: r.node.electricalWorkType === "MV_CABINET"
+          ? ["MV"]
+          : mvNodes.has(r.node.id)
+          ? ["LV", "MV"]
+          : ["LV"],
         state,
         last_data_at: cell?.lastSeen?.toISOString() ?? null,
         cell: cell

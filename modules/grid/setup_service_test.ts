@@ -11,7 +11,7 @@ import {
 import { CellsService } from "./cells.ts";
 import type { CellsToConfigure } from "./events.ts";
 import { cellMappings, cells, feeders, type MappedPhase } from "./schema.ts";
-import { assertMvEstimationMapping, GridSetupService } from "./setup_service.ts";
+import { assertMvEstimationMapping, GridSetupService, measuresMv } from "./setup_service.ts";
 import { readStructure } from "./structure.ts";
 
 const CUSTOMER = "cust-a";
@@ -355,6 +355,11 @@ Deno.test("GridSetupService reports metering status and searches electrical work
     assert.equal(status.electrical_works.length, 14);
     assert.equal(status.counts.CONNECTED, 1);
     assert.equal(status.counts.NO_CELL, 13);
+    assert.deepEqual(
+      [...new Set(status.electrical_works.map((e) => e.levels.join("+")))],
+      ["LV"],
+      "LV lines only: every work is listed at LV, none at MV",
+    );
     const later = await w.setup.electricalWorksStatus(CUSTOMER, now + 10 * 60_000);
     assert.equal(later.counts.DISCONNECTED, 1);
     assert.equal((await w.setup.searchElectricalWorks(CUSTOMER, "see")).length, 10);
@@ -365,4 +370,14 @@ Deno.test("GridSetupService reports metering status and searches electrical work
     await refused(w.setup.searchElectricalWorks(CUSTOMER, "se"), "common.validation");
     assert.deepEqual(await w.setup.searchElectricalWorks(OTHER, "see"), []);
   });
+});
+
+Deno.test("measuresMv() is true for an MV line and a transformer with MV estimation only", () => {
+  assert.equal(measuresMv({ type: "MV_LINE", parameters: {} }), true);
+  assert.equal(
+    measuresMv({ type: "TRANSFORMER", parameters: { mvVoltageEstimation: true } }),
+    true,
+  );
+  assert.equal(measuresMv({ type: "TRANSFORMER", parameters: {} }), false);
+  assert.equal(measuresMv({ type: "LV_LINE", parameters: {} }), false);
 });

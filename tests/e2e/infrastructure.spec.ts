@@ -39,6 +39,21 @@ test("metering information lists every electrical work of the demo with its stat
   await expect(page).toHaveURL(/view=map/);
   await page.reload();
   await expect(page.getByTestId("grid-map")).toHaveAttribute("data-ready", "true");
+  await page.getByRole("radio", { name: "List" }).click();
+});
+
+test("metering information at medium voltage lists the works that measure MV only", async ({ page }) => {
+  await login(page, ACCOUNTS.operator, "/metering-information?voltage=lv");
+  const table = page.getByRole("table", { name: "Metering state of every electrical work" });
+  await expect(table.getByRole("row")).toHaveCount(21);
+  await page.getByRole("radio", { name: "Medium Voltage" }).click();
+  await expect(page).toHaveURL(/voltage=mv/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Medium Voltage");
+  // The demo's two stations measure an MV line: they, and only they, are listed.
+  await expect(table.getByRole("row")).toHaveCount(3);
+  await expect(table.getByRole("cell", { name: /TS Dorf/ })).toBeVisible();
+  await expect(table.getByRole("cell", { name: /TS Industrie/ })).toBeVisible();
+  await expect(table.getByRole("cell", { name: /CAB / })).toHaveCount(0);
 });
 
 test("an admin builds a station group down to a node with feeders and sees it on the map", async ({ page }) => {
