@@ -167,7 +167,7 @@ export async function startPlatform(
       {
         appName: APP_NAME,
         version: pkg.version,
-        vendorUrl: "https://github.com/",
+        vendorUrl: config.vendorUrl ?? "",
         oidc: identity.web,
         defaultStartPage: "/grid-monitoring",
         defaultStartPageKey: "hes:data-export",

@@ -30,6 +30,7 @@ export const CUSTOMER_HEADER = "X-Customer";
 export interface WebConfig {
   appName: string;
   version: string;
+  /** The footer's vendor link (VENDOR_URL); empty: the product's own about page in the help. */
   vendorUrl: string;
   /** The OpenID provider the web app logs in with (code flow with PKCE). */
   oidc: { authority: string; clientId: string; scope: string };

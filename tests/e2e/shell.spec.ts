@@ -63,6 +63,15 @@ test("the default start page is a built screen: /config.json names grid monitori
   expect(config.defaultStartPage).toBe("/grid-monitoring");
 });
 
+test("the footer's link opens the product's own About page, served offline", async ({ page }) => {
+  await login(page, ACCOUNTS.user);
+  const about = page.getByRole("contentinfo").getByRole("link", { name: "About GridWatch" });
+  await expect(about).toHaveAttribute("href", /^\/help\/en\/about\.html/);
+  const [tab] = await Promise.all([page.waitForEvent("popup"), about.click()]);
+  await expect(tab.getByRole("heading", { level: 1 })).toContainText("About GridWatch");
+  await tab.close();
+});
+
 test("operator gets the 403 page on a route without a role, with a link back to the start page", async ({ page }) => {
   await login(page, ACCOUNTS.operator);
   await page.goto("/user-management");

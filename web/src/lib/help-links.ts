@@ -7,6 +7,8 @@ export interface HelpLinks {
   faq: string;
   troubleshooting: string;
   general: string;
+  /** The product's own about page (the footer's link when no vendor URL is configured). */
+  about: string;
 }
 
 /**
@@ -33,5 +35,6 @@ export function helpLinks(options: {
     faq: link("faq.html"),
     troubleshooting: link("troubleshooting.html"),
     general: link("index.html"),
+    about: link("about.html"),
   };
 }

@@ -13,6 +13,7 @@ Deno.test("helpLinks() opens the English book with the documentation key as a qu
     faq: "/help/en/faq.html?key=demo",
     troubleshooting: "/help/en/troubleshooting.html?key=demo",
     general: "/help/en/index.html?key=demo",
+    about: "/help/en/about.html?key=demo",
   });
 });
 
