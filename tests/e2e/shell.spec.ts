@@ -80,6 +80,15 @@ test("operator gets the 403 page on a route without a role, with a link back to 
   await expect(page).toHaveURL(/\/metering-information/);
 });
 
+test("the 403 page of a voltage screen shows no voltage toggle and keeps the URL as typed", async ({ page }) => {
+  await login(page, ACCOUNTS.operator);
+  await page.goto("/visual-statistics/statistics");
+  await expect(page.getByText("Access denied").first()).toBeVisible();
+  expect(new URL(page.url()).search).toBe("");
+  await expect(page.getByRole("radiogroup", { name: "Voltage level" })).toHaveCount(0);
+  await expect(page.getByRole("switch", { name: /^Run mode/ })).toHaveCount(0);
+});
+
 test("an unknown path shows the not-found page inside the shell", async ({ page }) => {
   await login(page, ACCOUNTS.user);
   await page.goto("/no-such-screen");
