@@ -269,19 +269,36 @@ test.describe("grid monitoring", () => {
     });
   });
 
-  test("settings: the automatic trigger needs both current deltas", async ({ page }) => {
+  test("settings: one Save for thresholds and trigger; the trigger needs both current deltas", async ({ page }) => {
     await login(page, ACCOUNTS.admin, "/grid-monitoring-settings");
     const editor = page.getByTestId("trigger-editor");
     await expect(editor).toBeVisible();
+    // One save button for the whole page; the badge says what is stored, not what is typed.
+    await expect(page.getByRole("button", { name: /^Save/ })).toHaveCount(1);
+    const save = page.getByRole("button", { name: "Save", exact: true });
+    const status = editor.getByTestId("trigger-status");
+    const before = (await status.textContent())!;
+    if (before === "Not set up") {
+      await expect(editor.getByText(/^No trigger yet/)).toBeVisible();
+      await expect(editor.getByRole("switch")).toHaveAttribute("aria-checked", "false");
+    }
     await editor.getByLabel("Absolute current delta LV (A)").fill("");
     await editor.getByLabel("Absolute current delta MV (A)").fill("20");
-    await editor.getByRole("button", { name: "Save trigger" }).click();
+    const enabled = editor.getByRole("switch");
+    if ((await enabled.getAttribute("aria-checked")) !== "true") await enabled.click();
+    await expect(status).toHaveText(before);
+    await save.click();
     await expect(editor.getByText("Is required")).toBeVisible();
     await editor.getByLabel("Absolute current delta LV (A)").fill("50.125");
     await expect(editor.getByText(/Allowed values from 1 to 3/)).toBeVisible();
     await editor.getByLabel("Absolute current delta LV (A)").fill("50");
-    await editor.getByRole("button", { name: "Save trigger" }).click();
-    await expect(editor.getByText("The trigger is saved.")).toBeVisible();
+    await save.click();
+    await expect(page.getByText("Settings saved.", { exact: true })).toBeVisible();
+    await expect(status).toHaveText("Enabled");
+    await expect(editor.getByText(/^No trigger yet/)).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByTestId("trigger-status")).toHaveText("Enabled");
+    await expect(page.getByLabel("Absolute current delta LV (A)")).toHaveValue("50");
     await page.setViewportSize({ width: 1280, height: 800 });
     await themedShots(page, "settings-1280", async (p) => {
       await expect(p.getByTestId("trigger-editor")).toBeVisible();
