@@ -116,6 +116,34 @@ test.describe("grid monitoring", () => {
     }).toPass({ timeout: 60_000, intervals: [2_000] });
   });
 
+  test("an empty grid says so and leads to Infrastructure Setup", async ({ page }) => {
+    // A utility whose grid is not defined yet: the grid status has no station group.
+    await page.route("**/evm/grid-monitoring/grid-status?**", (route) =>
+      route.fulfill({
+        json: {
+          level: "LV",
+          evaluated_at: new Date().toISOString(),
+          has_mv_values: false,
+          alarms: 0,
+          counts: {
+            OK: 0,
+            UNDERVOLTAGE: 0,
+            OVERVOLTAGE: 0,
+            OVERCURRENT: 0,
+            NO_DATA: 0,
+            INTERRUPTION: 0,
+          },
+          station_groups: [],
+        },
+      }));
+    await login(page, ACCOUNTS.admin, "/grid-monitoring");
+    await expect(page.getByText("The grid structure is not yet defined!")).toBeVisible();
+    await page.getByRole("link", { name: "Open Infrastructure Setup" }).click();
+    await expect(page).toHaveURL(/\/infrastructure-setup/);
+    await expect(page.getByRole("heading", { level: 1, name: "Infrastructure Setup" }))
+      .toBeVisible();
+  });
+
   test("manual run mode refreshes on request only", async ({ page }) => {
     await openGrid(page);
     await page.getByRole("switch", { name: /^Run mode/ }).click();

@@ -25,6 +25,7 @@ import { Loader, LoadError } from "../../ui/loader.tsx";
 import { Notice } from "../../ui/notice.tsx";
 import { Page } from "../../ui/page.tsx";
 import { Spinner } from "../../ui/spinner.tsx";
+import { StructureMissing } from "../../ui/structure-missing.tsx";
 import { GridList } from "./grid-list.tsx";
 import { findNode, type ListFilter, listRows, mvAvailable, passesFilter } from "./logic.ts";
 import {
@@ -180,7 +181,7 @@ export function GridMonitoringPage() {
       </EmptyState>
     );
   } else if (nodeCount === 0) {
-    body = <EmptyState icon={<Network />} title={t("noStructure")} />;
+    body = <StructureMissing />;
   } else {
     body = (
       <div className="flex min-h-[32rem] flex-1 flex-col gap-3">

@@ -18,6 +18,7 @@ import { cn } from "../../ui/cn.ts";
 import { EmptyState } from "../../ui/empty-state.tsx";
 import { AsyncState } from "../../ui/loader.tsx";
 import { Page } from "../../ui/page.tsx";
+import { StructureMissing } from "../../ui/structure-missing.tsx";
 import { ListMapSwitch } from "../../map/list-map-switch.tsx";
 import { useFormatters } from "../../lib/use-formatters.ts";
 
@@ -153,7 +154,7 @@ export function MeteringInformationPage() {
       <AsyncState state={liveState(load)} onRetry={load.refresh}>
         {(status) =>
           status.electrical_works.length === 0
-            ? <EmptyState title={t("empty")} />
+            ? <StructureMissing />
             : level === "MV" && !hasMv
             ? (
               <EmptyState
