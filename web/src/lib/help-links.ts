@@ -12,7 +12,7 @@ export interface HelpLinks {
 }
 
 /**
- * Builds the links under `${baseUrl}/<en|fr>/`; French books for French users. The
+ * Builds the links under `${baseUrl}/<en|fr|de|uk>/`, the book of the user's language. The
  * documentation key of the user's app_metadata travels as the `key` query parameter.
  */
 export function helpLinks(options: {

@@ -4,7 +4,7 @@ import { helpLinks } from "./help-links.ts";
 Deno.test("helpLinks() opens the English book with the documentation key as a query parameter", () => {
   const links = helpLinks({
     baseUrl: "/help",
-    language: "de",
+    language: "en",
     documentationKey: "demo",
     page: "grid-monitoring",
   });
