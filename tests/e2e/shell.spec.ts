@@ -99,7 +99,7 @@ test("a user switches the interface to French and keeps it after a reload", asyn
   await login(page, ACCOUNTS.superUser);
   await openUserMenu(page);
   await page.getByRole("menuitemradio", { name: "Français" }).click();
-  await expect(page.getByRole("contentinfo")).toContainText("Site du fournisseur");
+  await expect(page.getByRole("contentinfo")).toContainText("À propos de GridWatch");
   await page.reload();
   await expect(page.getByRole("heading", { level: 1, name: "Surveillance du réseau" }))
     .toBeVisible();
