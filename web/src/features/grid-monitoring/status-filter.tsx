@@ -86,7 +86,7 @@ export function StatusFilter({
         <BellRing aria-hidden />
         {t("alarms", { count: status.alarms })}
       </button>
-      <label className="relative ml-auto w-56">
+      <label className="relative ml-auto w-64">
         <span className="sr-only">{t("searchLabel")}</span>
         <Search
           aria-hidden

@@ -167,9 +167,10 @@ function WorkList(
                         )
                         : null}
                     </span>
-                    <span className="text-xs text-muted-foreground">
+                    <span className="truncate text-xs text-muted-foreground">
                       {t(`infrastructure:electricalWorkTypes.${w.type}`)}
-                      {" · "}
+                    </span>
+                    <span className="text-xs whitespace-nowrap text-muted-foreground tabular">
                       {s.lastData
                         ? t("lastData", { time: format.dateTime(s.lastData) })
                         : t("noDataYet")}
