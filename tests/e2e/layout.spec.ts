@@ -5,7 +5,7 @@
  * card's empty block, and IO monitoring's wrapped timestamps.
  */
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { ACCOUNTS, login, openUserMenu } from "./helpers.ts";
+import { ACCOUNTS, login } from "./helpers.ts";
 
 test.use({
   viewport: { width: 1280, height: 800 },
