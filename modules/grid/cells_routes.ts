@@ -66,13 +66,16 @@ const mappingBody = z.strictObject({
     phase: z.enum(MAPPED_PHASES),
   })).max(48),
 });
+const scaleBody = z.strictObject({ min: z.number(), max: z.number(), unit: z.string().max(40) });
 const moduleBody = z.strictObject({
   name: z.string().max(200),
   module_type: z.enum(IO_MODULE_TYPES),
   system_type: z.string().max(40),
   size: z.number().int().nullable().optional(),
   resolution: z.number().nullable().optional(),
+  scale: scaleBody.nullable().optional(),
 });
+const moduleScaleBody = z.strictObject({ scale: scaleBody.nullable() });
 const activateBody = z.strictObject({ module_id: id });
 
 /** Routes mounted at /gsm (behind authentication). */
@@ -143,6 +146,10 @@ export function cellsSetupRoutes({ setup, mapping, io }: CellsSetupServices): Ho
     .post("/io-modules", validate("json", moduleBody), async (c) => {
       const key = customer(c, IO_KEY, true);
       return c.json(await io.create(key, c.req.valid("json")), 201);
+    })
+    .patch("/io-modules/:id", validate("json", moduleScaleBody), async (c) => {
+      const key = customer(c, IO_KEY, true);
+      return c.json(await io.setScale(key, c.req.param("id"), c.req.valid("json").scale));
     })
     .delete("/io-modules/:id", async (c) => {
       await io.remove(customer(c, IO_KEY, true), c.req.param("id"));

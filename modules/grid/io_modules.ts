@@ -6,11 +6,13 @@
  * resolution -1..1; per cell at most IO_THRESHOLDS active modules of a type (and 8 in all, the
  * protocol's module numbers); one resolution for all active analog inputs of a cell (adding an
  * analog input with another resolution deactivates the earlier ones, and the answer says so);
- * not for DTVI devices nor unmetered nodes; a module in use by a cell cannot be deleted.
+ * not for DTVI devices nor unmetered nodes; a module in use by a cell cannot be deleted. An
+ * analog input may carry a measuring range (validation.ts `ioScaleIssues`), changeable later.
  */
 import { and, asc, eq } from "drizzle-orm";
-import { AppError, type Db } from "../../kernel/mod.ts";
+import { AppError, type Db, validationError } from "../../kernel/mod.ts";
 import { type CellsSetupService, FORBIDDEN_CHARACTERS, NODE_COMPATIBILITY } from "./cells_setup.ts";
+import { type IoScale, ioScaleIssues } from "./validation.ts";
 import {
   cellIoModules,
   cells,
@@ -45,6 +47,8 @@ export interface IoModuleDto {
   system_type: string;
   size: number;
   resolution: number;
+  /** An analog input's measuring range (the signal maps onto it), or null: the raw signal. */
+  scale: IoScale | null;
   /** Cells that use it. */
   used_by: number;
 }
@@ -56,6 +60,7 @@ export interface NewIoModule {
   system_type: string;
   size?: number | null | undefined;
   resolution?: number | null | undefined;
+  scale?: IoScale | null | undefined;
 }
 
 /** The modules of a cell. */
@@ -68,8 +73,10 @@ export interface CellIoDto {
 }
 
 /** Field problems of a module (keys of the errors catalogue), empty when valid. */
-export function ioModuleProblems(m: NewIoModule): { path: string; message: string }[] {
-  const issues: { path: string; message: string }[] = [];
+export function ioModuleProblems(
+  m: NewIoModule,
+): { path: string; message: string; count?: number }[] {
+  const issues: { path: string; message: string; count?: number }[] = [];
   const name = m.name.trim();
   if (!name) issues.push({ path: "name", message: "validation.pleaseInputName" });
   else if (name.length < IO_NAME.min) issues.push({ path: "name", message: "validation.nameMin" });
@@ -92,7 +99,31 @@ export function ioModuleProblems(m: NewIoModule): { path: string; message: strin
   } else if (!(m.resolution >= -1 && m.resolution <= 1)) {
     issues.push({ path: "resolution", message: "validation.resolutionRange" });
   }
+  for (const issue of ioScaleIssues(m.scale, m.module_type)) {
+    const count = issue.params?.count;
+    issues.push({
+      path: issue.path,
+      message: issue.key,
+      ...(typeof count === "number" ? { count } : {}),
+    });
+  }
   return issues;
+}
+
+/** The stored columns of a measuring range. */
+function scaleColumns(scale: IoScale | null | undefined) {
+  return scale
+    ? { rangeMin: scale.min, rangeMax: scale.max, rangeUnit: scale.unit.trim() }
+    : { rangeMin: null, rangeMax: null, rangeUnit: null };
+}
+
+/** The measuring range of a stored module, or null. */
+export function scaleOf(
+  m: { rangeMin: number | null; rangeMax: number | null; rangeUnit: string | null },
+): IoScale | null {
+  return m.rangeMin !== null && m.rangeMax !== null && m.rangeUnit !== null
+    ? { min: m.rangeMin, max: m.rangeMax, unit: m.rangeUnit }
+    : null;
 }
 
 type ModuleRow = typeof ioModules.$inferSelect;
@@ -103,6 +134,7 @@ const dto = (m: ModuleRow, usedBy: number): IoModuleDto => ({
   system_type: m.systemType,
   size: m.size,
   resolution: m.resolution,
+  scale: scaleOf(m),
   used_by: usedBy,
 });
 
@@ -123,7 +155,14 @@ export class IoModulesService {
     const issues = ioModuleProblems(input);
     if (issues.length) {
       throw new AppError("common.validation", {
-        issues: issues.map((i) => ({ ...i, count: i.message === "validation.nameMin" ? 3 : 20 })),
+        issues: issues.map((i) => ({
+          ...i,
+          count: i.message === "validation.nameMin"
+            ? 3
+            : i.message === "validation.nameMax"
+            ? 20
+            : i.count,
+        })),
       });
     }
     const name = input.name.trim();
@@ -138,8 +177,22 @@ export class IoModulesService {
       systemType: input.system_type,
       size: input.size!,
       resolution: input.resolution!,
+      ...scaleColumns(input.scale),
     }).returning();
     return dto(row!, 0);
+  }
+
+  /** Sets or removes (null) the measuring range of an analog input module. */
+  async setScale(
+    customerKey: string,
+    moduleId: string,
+    scale: IoScale | null,
+  ): Promise<IoModuleDto> {
+    const mod = await this.#module(customerKey, moduleId);
+    const issues = ioScaleIssues(scale, mod.moduleType);
+    if (issues.length) throw validationError(issues.map((i) => ({ params: {}, ...i })));
+    await this.db.update(ioModules).set(scaleColumns(scale)).where(eq(ioModules.id, moduleId));
+    return (await this.list(customerKey)).find((m) => m.id === moduleId)!;
   }
 
   /** Deletes a definition; refused while a cell uses it. */

@@ -36,6 +36,7 @@ export { mapStraight } from "./cell_mapping.ts";
 export type { ElectricalWorkType, FeederType } from "./schema.ts";
 export { activeIoCells, type ActiveIoModule, type IoCell, ioModulesService } from "./io_cells.ts";
 export type { IoModulesService, NewIoModule } from "./io_modules.ts";
+export type { IoScale } from "./validation.ts";
 
 /** The grid module: the cells facade other modules read, /gsm and the cells' configuration. */
 export interface GridModule extends PlatformModule {

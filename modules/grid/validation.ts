@@ -221,3 +221,51 @@ export function hasThreePhaseMapping(phases: Iterable<string>): boolean {
   const mapped = new Set(phases);
   return ["L1", "L2", "L3"].every((p) => mapped.has(p));
 }
+
+/**
+ * The measuring range of an analog input module: its signal (4-20 mA, 0-10 V) maps linearly onto
+ * [min, max] in `unit`, e.g. 4-20 mA onto -20..80 °C. Display only: the cell still sends the
+ * signal.
+ */
+export interface IoScale {
+  min: number;
+  max: number;
+  unit: string;
+}
+
+/** Limits of a measuring range: values with 2 decimals within ±1,000,000; a unit of 1-12 characters. */
+export const IO_SCALE = { limit: 1_000_000, unitMax: 12 } as const;
+
+const SCALE_VALUE: NumericField = {
+  name: "scale",
+  min: -IO_SCALE.limit,
+  max: IO_SCALE.limit,
+  unit: "",
+};
+
+/** The issues of a measuring range (paths `scale.min`, `scale.max`, `scale.unit`), or none. */
+export function ioScaleIssues(
+  scale: { min?: unknown; max?: unknown; unit?: unknown } | null | undefined,
+  moduleType: string,
+): Issue[] {
+  if (scale === null || scale === undefined) return [];
+  if (moduleType !== "ANALOG_INPUT") return [{ path: "scale", key: "validation.scaleAnalogOnly" }];
+  const issues: Issue[] = [];
+  const min = numberIssue("scale.min", scale.min, SCALE_VALUE);
+  const max = numberIssue("scale.max", scale.max, SCALE_VALUE);
+  if (min) issues.push(min);
+  if (max) issues.push(max);
+  if (!min && !max && (scale.min as number) >= (scale.max as number)) {
+    issues.push({ path: "scale.max", key: "validation.scaleOrder" });
+  }
+  const unit = typeof scale.unit === "string" ? scale.unit.trim() : "";
+  if (!unit) issues.push({ path: "scale.unit", key: "validation.required" });
+  else if ([...unit].length > IO_SCALE.unitMax || FORBIDDEN_NAME_CHARS.test(unit)) {
+    issues.push({
+      path: "scale.unit",
+      key: "validation.scaleUnit",
+      params: { count: IO_SCALE.unitMax },
+    });
+  }
+  return issues;
+}

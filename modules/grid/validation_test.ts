@@ -3,6 +3,7 @@ import {
   FEEDER_FIELDS,
   feederIssues,
   hasThreePhaseMapping,
+  ioScaleIssues,
   nameIssue,
   NEW_NODE_NAME,
   numberIssue,
@@ -107,4 +108,20 @@ Deno.test("hasThreePhaseMapping() needs L1, L2 and L3", () => {
   assert.ok(hasThreePhaseMapping(["L3", "L1", "L2"]));
   assert.ok(!hasThreePhaseMapping(["L1", "L2", "N"]));
   assert.ok(!hasThreePhaseMapping([]));
+});
+
+Deno.test("ioScaleIssues() takes a range from low to high with a short unit, for analog inputs only", () => {
+  const keys = (scale: Parameters<typeof ioScaleIssues>[0], type = "ANALOG_INPUT") =>
+    ioScaleIssues(scale, type).map((i) => `${i.path}:${i.key}`);
+  assert.deepEqual(keys({ min: -20, max: 80, unit: "°C" }), []);
+  assert.deepEqual(keys(null), []);
+  assert.deepEqual(keys({ min: 80, max: -20, unit: "°C" }), ["scale.max:validation.scaleOrder"]);
+  assert.deepEqual(keys({ min: 0, max: 1.234, unit: "bar" }), ["scale.max:validation.range"]);
+  assert.deepEqual(keys({ min: 0, max: 10, unit: " " }), ["scale.unit:validation.required"]);
+  assert.deepEqual(keys({ min: 0, max: 10, unit: "m³/h per pump!" }), [
+    "scale.unit:validation.scaleUnit",
+  ]);
+  assert.deepEqual(keys({ min: 0, max: 10, unit: "%" }, "DIGITAL_INPUT"), [
+    "scale:validation.scaleAnalogOnly",
+  ]);
 });

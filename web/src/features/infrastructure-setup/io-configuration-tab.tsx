@@ -27,6 +27,15 @@ import {
   type RuleMessage,
 } from "./cells-rules.ts";
 import { nameMessage, parseNumber } from "./rules.ts";
+import { ioModulesApi, type ScaledIoModule } from "./io-modules-api.ts";
+import {
+  EMPTY_SCALE,
+  readScale,
+  type ScaleDraft,
+  ScaleEditor,
+  ScaleFields,
+  ScaleText,
+} from "./io-scale-editor.tsx";
 
 const IO_KEY = "hes:io-configuration";
 
@@ -77,7 +86,7 @@ function ModuleList({ modules, canWrite, onChanged }: {
   canWrite: boolean;
   onChanged: () => void;
 }) {
-  const { t } = useTranslation(["cells", "errors"]);
+  const { t } = useTranslation(["cells", "errors", "infrastructure"]);
   const errorText = useErrorText();
   const [deleting, setDeleting] = useState<IoModule | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -91,6 +100,7 @@ function ModuleList({ modules, canWrite, onChanged }: {
             <th className="py-1 font-medium">{t("io.form.type")}</th>
             <th className="py-1 font-medium">{t("io.form.size")}</th>
             <th className="py-1 font-medium">{t("io.form.resolution")}</th>
+            <th className="py-1 font-medium">{t("infrastructure:ioScale.title")}</th>
             <th className="py-1 font-medium">{t("io.usedBy")}</th>
             <th />
           </tr>
@@ -107,8 +117,14 @@ function ModuleList({ modules, canWrite, onChanged }: {
               </td>
               <td className="py-1.5">{t("io.channels", { count: m.size })}</td>
               <td className="py-1.5">{m.resolution}</td>
+              <td className="py-1.5 text-xs">
+                <ScaleText module={m as ScaledIoModule} />
+              </td>
               <td className="py-1.5">{m.used_by}</td>
-              <td className="py-1.5 text-right">
+              <td className="py-1.5 text-right whitespace-nowrap">
+                {canWrite && m.module_type === "ANALOG_INPUT"
+                  ? <ScaleEditor module={m as ScaledIoModule} onSaved={onChanged} />
+                  : null}
                 {canWrite
                   ? (
                     <Button
@@ -157,6 +173,7 @@ function ModuleForm({ onCreated }: { onCreated: () => void }) {
   const [systemType, setSystemType] = useState<string>(IO_SYSTEM_TYPES.DIGITAL_INPUT[0]!);
   const [size, setSize] = useState<number | null>(null);
   const [resolution, setResolution] = useState("");
+  const [scaleDraft, setScaleDraft] = useState<ScaleDraft>(EMPTY_SCALE);
   const [tried, setTried] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -169,22 +186,26 @@ function ModuleForm({ onCreated }: { onCreated: () => void }) {
     const m = messages[field];
     return tried && m ? t(`errors:${m.key}`, m.params ?? {}) : null;
   };
+  const analog = type === "ANALOG_INPUT";
+  const range = readScale(analog ? scaleDraft : EMPTY_SCALE);
   const submit = async () => {
     setTried(true);
-    if (Object.keys(messages).length) return;
+    if (Object.keys(messages).length || Object.keys(range.messages).length) return;
     setBusy(true);
     setError(null);
     try {
-      await cellsApi.createModule({
+      await ioModulesApi.create({
         name: name.trim(),
         module_type: type,
         system_type: systemType,
         size: size!,
         resolution: parseNumber(resolution)!,
+        scale: range.scale,
       });
       setName("");
       setSize(null);
       setResolution("");
+      setScaleDraft(EMPTY_SCALE);
       setTried(false);
       onCreated();
     } catch (e) {
@@ -269,6 +290,18 @@ function ModuleForm({ onCreated }: { onCreated: () => void }) {
           />
         )}
       </FormField>
+      {analog
+        ? (
+          <div className="sm:col-span-2">
+            <ScaleFields
+              draft={scaleDraft}
+              onChange={setScaleDraft}
+              showErrors={tried}
+              systemType={systemType}
+            />
+          </div>
+        )
+        : null}
       <div className="flex items-end">
         <Button type="submit" disabled={busy}>
           <Plus />
