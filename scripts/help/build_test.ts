@@ -134,3 +134,12 @@ Deno.test("renderPage() marks the current page and links the other languages", (
   assert.match(html, /href="faq.html" aria-current="page"/);
   assert.match(html, /href="..\/de\/faq.html" hreflang="de"/);
 });
+
+Deno.test("every figure of a source page is drawn as a figure (Markdown wrapping included)", async () => {
+  for (const [path, html] of pages) {
+    const source = await Deno.readTextFile(new URL(path.replace(/\.html$/, ".md"), SOURCE_DIR));
+    const figures = source.match(/^!\[/gm)?.length ?? 0;
+    assert.equal(html.match(/<figure>/g)?.length ?? 0, figures, path);
+    assert.ok(!html.includes("**"), `${path}: unrendered bold`);
+  }
+});
