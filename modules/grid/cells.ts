@@ -170,6 +170,14 @@ export class CellsService {
     return entries;
   }
 
+  /**
+   * Forgets a cell's cached identity because its placement changed elsewhere (linked to or
+   * unlinked from a node): its next batch is read with the new node and feeder slots.
+   */
+  forget(cellId: string): void {
+    this.#changed(cellId);
+  }
+
   /** Forgets a cell's cached identity: its credential or placement changed. */
   #changed(cellId: string): void {
     this.#cache.delete(cellId);

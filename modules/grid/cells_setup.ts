@@ -206,6 +206,8 @@ export class CellsSetupService {
     private readonly db: Db,
     private readonly bus: EventBus,
     private readonly clock: () => number = Date.now,
+    /** A linked or unlinked cell sends for its new node at once, not after a cache minute. */
+    private readonly placementChanged: (cellId: string) => void = () => {},
   ) {}
 
   /** One page (1-based) of a category, ordered by serial number. */
@@ -332,6 +334,7 @@ export class CellsSetupService {
         validation: null,
       }).where(eq(cells.id, cellId));
     });
+    this.placementChanged(cellId);
     return await this.get(customerKey, cellId);
   }
 
@@ -350,6 +353,7 @@ export class CellsSetupService {
         mappingVersion: sql`${cells.mappingVersion} + 1`,
       }).where(eq(cells.id, cellId));
     });
+    this.placementChanged(cellId);
     await this.bus.publish("grid.cellsToConfigure", {
       customerKey,
       cellIds: [cellId],

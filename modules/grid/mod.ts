@@ -55,7 +55,7 @@ export interface GridDeps extends CellsSetupDeps {
 /** Builds the grid module (grid structure and setup, cells, I/O modules, map layers). */
 export function gridModule(deps: GridDeps): GridModule {
   const cells = new CellsService(deps.db);
-  const cellsSetup = cellsSetupServices(deps);
+  const cellsSetup = cellsSetupServices({ ...deps, placementChanged: (id) => cells.forget(id) });
   const onboarding = new CellOnboardingService(deps.db, cells, { publicUrl: deps.publicUrl });
   return {
     name: "grid",
