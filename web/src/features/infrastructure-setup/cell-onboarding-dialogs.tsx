@@ -191,7 +191,6 @@ function ImportDialog({ onClose, onIssued }: {
   const { t } = useTranslation(["cells", "errors"]);
   const errorText = useErrorText();
   const [text, setText] = useState<string | null>(null);
-  const [fileName, setFileName] = useState("");
   const [model, setModel] = useState<DeviceModel>("GW4");
   const [list, setList] = useState<RegistrationType>("IN_STOCK");
   const [busy, setBusy] = useState(false);
@@ -210,7 +209,6 @@ function ImportDialog({ onClose, onIssued }: {
     setRefused([]);
     setFailure(null);
     if (!file) return;
-    setFileName(file.name);
     // A file far beyond the limit is not read whole into the page.
     setText(
       file.size > IMPORT_MAX_CHARS * 4 ? "x".repeat(IMPORT_MAX_CHARS + 1) : await file.text(),
@@ -238,7 +236,7 @@ function ImportDialog({ onClose, onIssued }: {
           <DialogTitle>{t("onboarding.importTitle")}</DialogTitle>
           <DialogDescription>{t("onboarding.importDescription")}</DialogDescription>
         </DialogHeader>
-        <FormField label={t("onboarding.file")} hint={fileName || undefined}>
+        <FormField label={t("onboarding.file")}>
           {(props) => (
             <Input
               {...props}
@@ -282,7 +280,7 @@ function ImportDialog({ onClose, onIssued }: {
             {t("actions.cancel")}
           </Button>
           <Button type="button" disabled={busy || !ready} onClick={() => void submit()}>
-            {t("onboarding.submitImport", { count: ready })}
+            {ready ? t("onboarding.submitImport", { count: ready }) : t("onboarding.submit")}
           </Button>
         </DialogFooter>
       </DialogContent>
