@@ -5,7 +5,7 @@
 import { type MeasurementStore, startStreamingCore } from "./core/mod.ts";
 import { customersModule } from "./modules/customers/mod.ts";
 import { seedDemo, startDemoSimulation, startFieldCellPolling } from "./modules/demo/mod.ts";
-import { type CellsService, gridModule } from "./modules/grid/mod.ts";
+import { type CellOnboardingService, type CellsService, gridModule } from "./modules/grid/mod.ts";
 import { createIdentity } from "./modules/identity/mod.ts";
 import { type IngestionModule, ingestionModule } from "./modules/ingestion/mod.ts";
 import { type IoMonitoringModule, ioMonitoringModule } from "./modules/io_monitoring/mod.ts";
@@ -55,6 +55,8 @@ export interface Platform {
     analytics: DuckDBConnection;
     customers: CustomersService;
     cells: CellsService;
+    /** Cell registration and credentials (the calls of /gsm/cells behind them). */
+    onboarding: CellOnboardingService;
     measurements: MeasurementStore;
     aggregator: Aggregator;
     gridStatus: GridStatusService;
@@ -90,13 +92,14 @@ export async function startPlatform(
     customerOf: (key) => customers.service.getByKey(key),
     publicUrl: config.publicUrl,
   });
-  const grid = gridModule({ db, bus, store, analytics });
+  const grid = gridModule({ db, bus, store, analytics, publicUrl: config.publicUrl });
   if (config.demoSeed) {
     await seedDemo({
       db,
       customers: customers.service,
       users: users.service,
       cells: grid.cells,
+      onboarding: grid.onboarding,
       logger,
       bus,
     });
@@ -189,6 +192,7 @@ export async function startPlatform(
       analytics,
       customers: customers.service,
       cells: grid.cells,
+      onboarding: grid.onboarding,
       measurements: store,
       aggregator: core.aggregator,
       gridStatus: monitoring.gridStatus,
@@ -265,6 +269,7 @@ async function main(): Promise<void> {
   const stopFieldCells = config.demoSeed && config.simulator
     ? await startFieldCellPolling({
       cells: platform.services.cells,
+      onboarding: platform.services.onboarding,
       customerKeyOf: async (name) =>
         (await platform.services.customers.tenants.byConnection(name))?.key ?? null,
       logger: logger.child({ module: "demo" }),
