@@ -1,10 +1,64 @@
 /**
- * The grid contract (gsm), shared with the web app (types with `import type`). So far it holds
- * cell onboarding: registering a cell by serial number, importing a CSV of serial numbers, and
- * the credential the platform shows once (docs/contracts.md, "Cell onboarding"). The other cells
- * calls still describe their shapes in cells_setup.ts. Pure: imports only zod.
+ * The grid contract (gsm), shared with the web app (types with `import type`): the grid's
+ * enums (electrical work types, feeder types, voltage levels) and the MV predicate, and cell
+ * onboarding: registering a cell by serial number, importing a CSV of serial numbers, and the
+ * credential the platform shows once (docs/contracts.md, "Cell onboarding"). Pure: imports only
+ * zod.
  */
 import { z } from "zod";
+
+// ---- Enums and predicates ------------------------------------------------------------------
+
+/** The electrical works a node belongs to (spec 3). */
+export const ELECTRICAL_WORK_TYPES = [
+  "MV_LV_STATION",
+  "LV_CABINET",
+  "LV_ACTUATOR",
+  "MV_CABINET",
+] as const;
+export type ElectricalWorkType = (typeof ELECTRICAL_WORK_TYPES)[number];
+
+/** The feeder types of spec 3. */
+export const FEEDER_TYPES = [
+  "TRANSFORMER",
+  "LV_LINE",
+  "MV_LINE",
+  "PV_INVERTER",
+  "BATTERY",
+  "EVSE",
+  "BOILER",
+] as const;
+export type FeederType = (typeof FEEDER_TYPES)[number];
+
+/** A feeder's direction. */
+export const FEEDER_DIRECTIONS = ["IN", "OUT"] as const;
+export type FeederDirection = (typeof FEEDER_DIRECTIONS)[number];
+
+/** The voltage levels of spec 2.3 (the `level` parameter of the monitoring calls). */
+export const LEVELS = ["LV", "MV"] as const;
+export type Level = (typeof LEVELS)[number];
+
+/** True when a feeder carries MV values through MV voltage estimation. */
+export function estimatesMv(
+  feeder: { type: string; parameters: Record<string, unknown> },
+): boolean {
+  return feeder.type === "TRANSFORMER" && feeder.parameters.mvVoltageEstimation === true;
+}
+
+/**
+ * Whether a feeder shows at MV: an MV line, or a transformer with MV voltage estimation (its
+ * values are estimated on the MV side). Every other feeder shows at LV.
+ */
+export function isMvFeeder(feeder: { type: string; parameters: Record<string, unknown> }): boolean {
+  return feeder.type === "MV_LINE" || estimatesMv(feeder);
+}
+
+/** The level a feeder shows at. */
+export function feederLevel(feeder: { type: string; parameters: Record<string, unknown> }): Level {
+  return isMvFeeder(feeder) ? "MV" : "LV";
+}
+
+// ---- Cell onboarding -----------------------------------------------------------------------
 
 /** Device models a cell can be (DTVI devices take no I/O modules, spec 5). */
 export const DEVICE_MODELS = ["GW4", "DTVI"] as const;

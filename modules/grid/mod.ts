@@ -37,7 +37,15 @@ export {
 export type { CellsToConfigure, MappingValidated } from "./events.ts";
 export type { CellsSetupDeps, CellsSetupServices } from "./cells_routes.ts";
 export { mapStraight } from "./cell_mapping.ts";
-export type { ElectricalWorkType, FeederType } from "./schema.ts";
+export {
+  type ElectricalWorkType,
+  estimatesMv,
+  feederLevel,
+  type FeederType,
+  isMvFeeder,
+  type Level,
+  LEVELS,
+} from "./contract.ts";
 export { activeIoCells, type ActiveIoModule, type IoCell, ioModulesService } from "./io_cells.ts";
 export type { IoModulesService, NewIoModule } from "./io_modules.ts";
 

@@ -9,6 +9,13 @@ import {
   text,
   timestamp,
 } from "drizzle-orm/pg-core";
+import {
+  ELECTRICAL_WORK_TYPES,
+  type ElectricalWorkType,
+  FEEDER_DIRECTIONS,
+  FEEDER_TYPES,
+  type FeederType,
+} from "./contract.ts";
 
 export const gridSchema = pgSchema("grid");
 
@@ -33,13 +40,7 @@ export const lvGroups = gridSchema.table("lv_groups", {
   name: text("name").notNull(),
 });
 
-export const ELECTRICAL_WORK_TYPES = [
-  "MV_LV_STATION",
-  "LV_CABINET",
-  "LV_ACTUATOR",
-  "MV_CABINET",
-] as const;
-export type ElectricalWorkType = (typeof ELECTRICAL_WORK_TYPES)[number];
+export { ELECTRICAL_WORK_TYPES, type ElectricalWorkType, FEEDER_TYPES, type FeederType };
 
 export const nodes = gridSchema.table("nodes", {
   id: text("id").primaryKey(),
@@ -54,24 +55,13 @@ export const nodes = gridSchema.table("nodes", {
   upstreamNodeId: text("upstream_node_id"),
 });
 
-export const FEEDER_TYPES = [
-  "TRANSFORMER",
-  "LV_LINE",
-  "MV_LINE",
-  "PV_INVERTER",
-  "BATTERY",
-  "EVSE",
-  "BOILER",
-] as const;
-export type FeederType = (typeof FEEDER_TYPES)[number];
-
 export const feeders = gridSchema.table("feeders", {
   id: text("id").primaryKey(),
   nodeId: text("node_id").notNull(),
   slot: smallint("slot").notNull(),
   name: text("name").notNull(),
   type: text("type", { enum: FEEDER_TYPES }).notNull(),
-  direction: text("direction", { enum: ["IN", "OUT"] }).notNull(),
+  direction: text("direction", { enum: FEEDER_DIRECTIONS }).notNull(),
   nominalCurrentA: doublePrecision("nominal_current_a").notNull(),
   parameters: jsonb("parameters").$type<Record<string, unknown>>().notNull(),
 });

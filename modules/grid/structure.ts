@@ -1,6 +1,7 @@
 /** The grid structure of a customer: creation in one transaction and the nested read model. */
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../kernel/mod.ts";
+import { isMvFeeder } from "./contract.ts";
 import {
   cells,
   type ElectricalWorkType,
@@ -300,10 +301,7 @@ export function visualStatisticsView(structure: readonly StationGroupDto[]): Vis
       for (const lv of mv.lv_groups) {
         const works = new Map<string, VisualStatisticsWork>();
         for (const { electrical_work: ew, ...node } of lv.nodes) {
-          hasMv ||= node.feeders.some((f) =>
-            f.type === "MV_LINE" ||
-            (f.type === "TRANSFORMER" && f.parameters.mvVoltageEstimation === true)
-          );
+          hasMv ||= node.feeders.some(isMvFeeder);
           const work = works.get(ew.key) ?? { ...ew, nodes: [] };
           work.nodes.push({ ...node, latitude: ew.latitude, longitude: ew.longitude });
           works.set(ew.key, work);

@@ -4,6 +4,9 @@
  * as message keys of the error catalogue texts (`validation.*` in errors.json), which the web form
  * shows with the same keys.
  */
+import { estimatesMv, FEEDER_TYPES, type FeederType } from "./contract.ts";
+
+export { estimatesMv };
 
 /** One field problem: where, which message key, and the message's parameters. */
 export interface Issue {
@@ -22,17 +25,6 @@ export const FORBIDDEN_NAME_CHARS = /[:<>"/\\|?*!]/;
 export const MAX_FEEDERS = 6;
 /** Spec 3: vector groups of a transformer. */
 export const VECTOR_GROUPS = ["Dy1", "Dy5", "Dy11", "Yy0", "Yz5", "Yz11"] as const;
-
-export const FEEDER_TYPE_LIST = [
-  "TRANSFORMER",
-  "LV_LINE",
-  "MV_LINE",
-  "PV_INVERTER",
-  "BATTERY",
-  "EVSE",
-  "BOILER",
-] as const;
-export type FeederKind = (typeof FEEDER_TYPE_LIST)[number];
 
 /** A numeric field with its range (inclusive, at most two decimals). */
 export interface NumericField {
@@ -60,7 +52,7 @@ const TRANSFORMER_FIELDS: NumericField[] = [
   { name: "nominalMvVoltage", min: 0.85, max: 46, unit: "kV" },
   { name: "nominalPower", min: 1, max: 3000, unit: "kVA" },
 ];
-export const FEEDER_FIELDS: Readonly<Record<FeederKind, readonly NumericField[]>> = {
+export const FEEDER_FIELDS: Readonly<Record<FeederType, readonly NumericField[]>> = {
   TRANSFORMER: TRANSFORMER_FIELDS,
   LV_LINE: [],
   MV_LINE: [],
@@ -75,7 +67,7 @@ export const FEEDER_FIELDS: Readonly<Record<FeederKind, readonly NumericField[]>
 };
 
 /** Line feeders may belong to a meshed network (then they must be Input). */
-export const LINE_TYPES: readonly FeederKind[] = ["LV_LINE", "MV_LINE"];
+export const LINE_TYPES: readonly FeederType[] = ["LV_LINE", "MV_LINE"];
 
 /** The issue of a name, or null when it is valid. */
 export function nameIssue(
@@ -115,7 +107,7 @@ export function numberIssue(path: string, value: unknown, field: NumericField): 
 /** A feeder as the setup calls receive it. */
 export interface FeederInput {
   name: string;
-  type: FeederKind;
+  type: FeederType;
   in_out: "IN" | "OUT";
   nominal_current_a: number;
   parameters: Record<string, unknown>;
@@ -129,8 +121,8 @@ export function feederIssues(
   const issues: Issue[] = [];
   const push = (issue: Issue | null) => issue && issues.push(issue);
   push(nameIssue(`${prefix}name`, feeder.name));
-  const type = feeder.type as FeederKind;
-  if (!FEEDER_TYPE_LIST.includes(type)) {
+  const type = feeder.type as FeederType;
+  if (!FEEDER_TYPES.includes(type)) {
     issues.push({ path: `${prefix}type`, key: "validation.required" });
     return issues;
   }
@@ -172,7 +164,7 @@ export function feederIssues(
 
 /** Keeps only the parameters of a feeder type (unknown keys are dropped, not stored). */
 export function feederParameters(
-  type: FeederKind,
+  type: FeederType,
   parameters: Record<string, unknown>,
 ): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
@@ -207,13 +199,6 @@ export function coordinateIssues(
   check(`${prefix}latitude`, latitude, 90);
   check(`${prefix}longitude`, longitude, 180);
   return issues;
-}
-
-/** True when a feeder carries MV values through MV voltage estimation. */
-export function estimatesMv(
-  feeder: { type: string; parameters: Record<string, unknown> },
-): boolean {
-  return feeder.type === "TRANSFORMER" && feeder.parameters.mvVoltageEstimation === true;
 }
 
 /** Spec 5: a transformer feeder with MV estimation needs L1, L2 and L3 mapped. */

@@ -1,13 +1,14 @@
 /**
  * The monitoring contract (evm): grid status per voltage level, one node's detail and history,
  * and custom monitoring (requests, their values, automatic triggers), shared with the web app
- * (types with `import type`). Pure: imports only zod.
+ * (types with `import type`). Pure: imports only zod and the grid's contract (the voltage
+ * levels and which feeders show at MV are the grid's).
  */
 import { z } from "zod";
+import { LEVELS } from "../grid/contract.ts";
 
-/** The voltage levels of spec 2.3 (the `level` parameter). */
-export const LEVELS = ["LV", "MV"] as const;
-export type Level = (typeof LEVELS)[number];
+/** The voltage levels, the grid's (the `level` parameter). */
+export { type Level, LEVELS } from "../grid/contract.ts";
 
 /** States from best to worst (the streaming core evaluates the same list). */
 export const GRID_STATES = [
@@ -26,15 +27,6 @@ export const LINE_PHASES = ["L1", "L2", "L3"] as const;
 /** The line phases and the neutral (current only). */
 export const PHASES = [...LINE_PHASES, "N"] as const;
 export type Phase = (typeof PHASES)[number];
-
-/**
- * Whether a feeder shows at MV: an MV line, or a transformer with MV voltage estimation (its
- * values are estimated on the MV side). Every other feeder shows at LV.
- */
-export function isMvFeeder(feeder: { type: string; parameters: Record<string, unknown> }): boolean {
-  return feeder.type === "MV_LINE" ||
-    (feeder.type === "TRANSFORMER" && feeder.parameters.mvVoltageEstimation === true);
-}
 
 const state = z.enum(GRID_STATES);
 const linePhase = z.enum(LINE_PHASES);

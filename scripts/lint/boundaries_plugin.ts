@@ -2,7 +2,8 @@
  * Deno lint plugin "gridwatch": the layout rules of docs and the style guide, checked on every
  * `deno lint` run.
  *
- * - `module-boundaries`: a module reaches another module only through its `mod.ts`; the shared
+ * - `module-boundaries`: a module reaches another module only through its `mod.ts` (a module's
+ *   `contract.ts` may also import another module's `contract.ts`: both are pure); the shared
  *   kernel (`kernel/`) imports no module and not core/; core/ imports only `kernel/mod.ts`;
  *   main.ts imports only `kernel/mod.ts`, `modules/<name>/mod.ts`, `core/mod.ts` and root files
  *   such as package.json.
@@ -103,7 +104,21 @@ export function checkServerImport(from: string, to: string): string | null {
     return `${head}: core may import only kernel/mod.ts`;
   }
   const facade = `${target}/mod.ts`;
-  return to === facade ? null : `${head}: import from the public export ${facade} instead`;
+  if (to === facade || isContractImport(from, to)) return null;
+  return `${head}: import from the public export ${facade} instead`;
+}
+
+/** Whether a path is a module's contract (`modules/<name>/contract.ts`). */
+export function isModuleContract(path: string): boolean {
+  return /^modules\/[^/]+\/contract\.ts$/.test(path);
+}
+
+/**
+ * A contract importing another module's contract (the monitoring contract names the grid's
+ * voltage levels): allowed, both are pure and shared with the web app.
+ */
+export function isContractImport(from: string, to: string): boolean {
+  return isModuleContract(from) && isModuleContract(to);
 }
 
 /**
@@ -118,7 +133,7 @@ export const WEB_RULE_FILES: readonly string[] = [
 
 /** Whether web/src may import this repository file from outside web/. */
 export function isWebImportable(path: string): boolean {
-  return /^modules\/[^/]+\/contract\.ts$/.test(path) || path === "kernel/contract.ts" ||
+  return isModuleContract(path) || path === "kernel/contract.ts" ||
     WEB_RULE_FILES.includes(path);
 }
 

@@ -83,6 +83,26 @@ Deno.test("module-boundaries rule allows own files, mod.ts facades, core/mod.ts,
   assert.deepEqual(lint("modules/identity/service.ts", source), []);
 });
 
+Deno.test("module-boundaries rule lets a contract import another module's contract only", () => {
+  const source = `import { LEVELS } from "../grid/contract.ts";\n` +
+    `import { x } from "../grid/validation.ts";`;
+  assert.deepEqual(messages("modules/monitoring/contract.ts", source, "module-boundaries"), [
+    "Import of modules/grid/validation.ts from modules/monitoring: " +
+    "import from the public export modules/grid/mod.ts instead",
+  ]);
+  assert.deepEqual(
+    messages(
+      "modules/monitoring/service.ts",
+      `import { LEVELS } from "../grid/contract.ts";`,
+      "module-boundaries",
+    ),
+    [
+      "Import of modules/grid/contract.ts from modules/monitoring: " +
+      "import from the public export modules/grid/mod.ts instead",
+    ],
+  );
+});
+
 Deno.test("module-boundaries rule reports a kernel import of another module", () => {
   assert.deepEqual(
     messages("kernel/bus.ts", `import { u } from "../modules/users/mod.ts";`, "module-boundaries"),

@@ -1,24 +1,13 @@
 /** The grid setup calls (docs/contracts.md, "Grid setup calls") and their shapes. */
 import { api } from "../../lib/api.ts";
+import type { ElectricalWorkType, FeederType } from "../../../../modules/grid/contract.ts";
 
-export const ELECTRICAL_WORK_TYPES = [
-  "MV_LV_STATION",
-  "LV_CABINET",
-  "LV_ACTUATOR",
-  "MV_CABINET",
-] as const;
-export type ElectricalWorkType = (typeof ELECTRICAL_WORK_TYPES)[number];
-
-export const FEEDER_TYPES = [
-  "TRANSFORMER",
-  "LV_LINE",
-  "MV_LINE",
-  "PV_INVERTER",
-  "BATTERY",
-  "EVSE",
-  "BOILER",
-] as const;
-export type FeederType = (typeof FEEDER_TYPES)[number];
+export {
+  ELECTRICAL_WORK_TYPES,
+  type ElectricalWorkType,
+  FEEDER_TYPES,
+  type FeederType,
+} from "../../../../modules/grid/contract.ts";
 
 export interface Feeder {
   id: string;

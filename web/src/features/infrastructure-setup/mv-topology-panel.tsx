@@ -6,6 +6,7 @@
 import { Route } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { isMvFeeder } from "../../../../modules/grid/contract.ts";
 import { ApiError } from "../../lib/api.ts";
 import { useAsync } from "../../lib/use-async.ts";
 import { useErrorText } from "../../lib/use-error-text.ts";
@@ -18,10 +19,7 @@ export function mvFeedersOf(group: MvFeederGroup): { feeder: Feeder; nodeName: s
   return group.lv_groups.flatMap((lv) =>
     lv.nodes.flatMap((node) =>
       node.feeders
-        .filter((f) =>
-          f.type === "MV_LINE" ||
-          (f.type === "TRANSFORMER" && f.parameters.mvVoltageEstimation === true)
-        )
+        .filter(isMvFeeder)
         .map((feeder) => ({ feeder, nodeName: node.name }))
     )
   );

@@ -2,7 +2,7 @@
  * The grid as the selection panel shows it: LV groups > electrical works > nodes > feeders of
  * one voltage level, from GET /gsm/grid-structure/hv-mv-station-groups?view=visual-statistics.
  */
-import { isMvFeeder } from "../../../../modules/monitoring/contract.ts";
+import { isMvFeeder } from "../../../../modules/grid/contract.ts";
 import type { Voltage } from "../../lib/voltage.ts";
 
 /** A feeder of the reshaped station-group data. */
