@@ -27,7 +27,7 @@ const serverFiles = [
   `${repoDir}kernel/contract.ts`,
   `${repoDir}kernel/i18n`,
   `${repoDir}modules/users/password_policy.ts`,
-  `${repoDir}modules/grid/validation.ts`,
+  `${repoDir}modules/grid/structure/validation.ts`,
   `${repoDir}modules/customers/settings_rules.ts`,
 ];
 

@@ -4,17 +4,17 @@
  * nodes with their electrical works and feeders) and the cells that measure it.
  */
 import type { PlatformModule } from "../../kernel/mod.ts";
-import { cellConfigRoutes } from "./cell_config_routes.ts";
-import { CellOnboardingService } from "./cell_onboarding.ts";
-import { cellOnboardingRoutes } from "./cell_onboarding_routes.ts";
-import { CellsService } from "./cells.ts";
-import { type CellsSetupDeps, cellsSetupRoutes, cellsSetupServices } from "./cells_routes.ts";
-import { MAP_LAYER_MAX_BYTES } from "./map_layers.ts";
-import { gridRoutes } from "./routes.ts";
-import { MULTIPART_OVERHEAD } from "./setup_routes.ts";
+import { cellConfigRoutes } from "./cells/cell_config_routes.ts";
+import { CellOnboardingService } from "./cells/cell_onboarding.ts";
+import { cellOnboardingRoutes } from "./cells/cell_onboarding_routes.ts";
+import { CellsService } from "./cells/cells.ts";
+import { type CellsSetupDeps, cellsSetupRoutes, cellsSetupServices } from "./cells/cells_routes.ts";
+import { MAP_LAYER_MAX_BYTES } from "./map_layers/map_layers.ts";
+import { gridRoutes } from "./structure/routes.ts";
+import { MULTIPART_OVERHEAD } from "./structure/setup_routes.ts";
 
-export { type CellDto, type CellIdentity, CellsService, type DeviceStatus } from "./cells.ts";
-export { CellOnboardingService } from "./cell_onboarding.ts";
+export { type CellDto, type CellIdentity, CellsService, type DeviceStatus } from "./cells/cells.ts";
+export { CellOnboardingService } from "./cells/cell_onboarding.ts";
 export type { CellCredentialDto, RegisterCellInput } from "./contract.ts";
 export {
   allNodes,
@@ -27,16 +27,16 @@ export {
   structureVersion,
   type VisualStatisticsView,
   visualStatisticsView,
-} from "./structure.ts";
+} from "./structure/read.ts";
 export {
   assertMvEstimationMapping,
   type ElectricalWorkStatus,
   GridSetupService,
   returnCellsToWaiting,
-} from "./setup_service.ts";
+} from "./structure/setup_service.ts";
 export type { CellsToConfigure, MappingValidated } from "./events.ts";
-export type { CellsSetupDeps, CellsSetupServices } from "./cells_routes.ts";
-export { mapStraight } from "./cell_mapping.ts";
+export type { CellsSetupDeps, CellsSetupServices } from "./cells/cells_routes.ts";
+export { mapStraight } from "./cells/cell_mapping.ts";
 export {
   type ElectricalWorkType,
   estimatesMv,
@@ -46,8 +46,13 @@ export {
   type Level,
   LEVELS,
 } from "./contract.ts";
-export { activeIoCells, type ActiveIoModule, type IoCell, ioModulesService } from "./io_cells.ts";
-export type { IoModulesService, NewIoModule } from "./io_modules.ts";
+export {
+  activeIoCells,
+  type ActiveIoModule,
+  type IoCell,
+  ioModulesService,
+} from "./cells/io_cells.ts";
+export type { IoModulesService, NewIoModule } from "./cells/io_modules.ts";
 
 /** The grid module: the cells facade other modules read, /gsm and the cells' configuration. */
 export interface GridModule extends PlatformModule {

@@ -128,7 +128,7 @@ export function isContractImport(from: string, to: string): boolean {
 export const WEB_RULE_FILES: readonly string[] = [
   "modules/users/password_policy.ts",
   "modules/customers/settings_rules.ts",
-  "modules/grid/validation.ts",
+  "modules/grid/structure/validation.ts",
 ];
 
 /** Whether web/src may import this repository file from outside web/. */

@@ -85,9 +85,9 @@ Deno.test("module-boundaries rule allows own files, mod.ts facades, core/mod.ts,
 
 Deno.test("module-boundaries rule lets a contract import another module's contract only", () => {
   const source = `import { LEVELS } from "../grid/contract.ts";\n` +
-    `import { x } from "../grid/validation.ts";`;
+    `import { x } from "../grid/structure/validation.ts";`;
   assert.deepEqual(messages("modules/monitoring/contract.ts", source, "module-boundaries"), [
-    "Import of modules/grid/validation.ts from modules/monitoring: " +
+    "Import of modules/grid/structure/validation.ts from modules/monitoring: " +
     "import from the public export modules/grid/mod.ts instead",
   ]);
   assert.deepEqual(

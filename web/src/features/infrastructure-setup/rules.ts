@@ -1,5 +1,5 @@
 /**
- * The grid setup rules for the forms: the limits are the server's own (modules/grid/validation.ts,
+ * The grid setup rules for the forms: the limits are the server's own (modules/grid/structure/validation.ts,
  * pure), the messages use the same keys (namespace `errors`), so a form shows exactly what the
  * server would answer before the call is made.
  */
@@ -19,7 +19,7 @@ export {
   NOMINAL_CURRENT,
   type NumericField,
   VECTOR_GROUPS,
-} from "../../../../modules/grid/validation.ts";
+} from "../../../../modules/grid/structure/validation.ts";
 import {
   FEEDER_FIELDS,
   FORBIDDEN_NAME_CHARS as FORBIDDEN,
@@ -27,7 +27,7 @@ import {
   NOMINAL_CURRENT,
   type NumericField,
   VECTOR_GROUPS,
-} from "../../../../modules/grid/validation.ts";
+} from "../../../../modules/grid/structure/validation.ts";
 
 export const isLine = (type: FeederType) => type === "LV_LINE" || type === "MV_LINE";
 

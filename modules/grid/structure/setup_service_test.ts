@@ -7,13 +7,13 @@ import {
   EventBus,
   migrate,
   openDatabase,
-} from "../../kernel/mod.ts";
-import { CellOnboardingService } from "./cell_onboarding.ts";
-import { CellsService } from "./cells.ts";
-import type { CellsToConfigure } from "./events.ts";
-import { cellMappings, cells, feeders, type MappedPhase } from "./schema.ts";
+} from "../../../kernel/mod.ts";
+import { CellOnboardingService } from "../cells/cell_onboarding.ts";
+import { CellsService } from "../cells/cells.ts";
+import type { CellsToConfigure } from "../events.ts";
+import { cellMappings, cells, feeders, type MappedPhase } from "../schema.ts";
 import { assertMvEstimationMapping, GridSetupService } from "./setup_service.ts";
-import { readStructure } from "./structure.ts";
+import { readStructure } from "./read.ts";
 
 const CUSTOMER = "cust-a";
 const OTHER = "cust-b";

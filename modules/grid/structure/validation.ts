@@ -4,7 +4,7 @@
  * as message keys of the error catalogue texts (`validation.*` in errors.json), which the web form
  * shows with the same keys.
  */
-import { estimatesMv, FEEDER_TYPES, type FeederType } from "./contract.ts";
+import { estimatesMv, FEEDER_TYPES, type FeederType } from "../contract.ts";
 
 export { estimatesMv };
 

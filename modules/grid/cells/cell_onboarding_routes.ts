@@ -5,7 +5,7 @@
  * another customer answer the same 404 as unknown ids.
  */
 import { type Context, Hono } from "hono";
-import { type AppEnv, doc, requireApp, validate } from "../../kernel/mod.ts";
+import { type AppEnv, doc, requireApp, validate } from "../../../kernel/mod.ts";
 import type { CellOnboardingService } from "./cell_onboarding.ts";
 import type { CellsSetupService } from "./cells_setup.ts";
 import {
@@ -13,7 +13,7 @@ import {
   importCellsInput,
   importedCellsDto,
   registerCellInput,
-} from "./contract.ts";
+} from "../contract.ts";
 
 const SETUP_KEY = "hes:infrastructure-setup";
 

@@ -14,9 +14,9 @@
  * Cells installed before this life cycle (status CONNECTED) count as configured.
  */
 import { and, asc, count, eq, ilike, inArray, or, sql } from "drizzle-orm";
-import { AppError, type Db, type EventBus } from "../../kernel/mod.ts";
-import type { CredentialState } from "./contract.ts";
-import type {} from "./events.ts";
+import { AppError, type Db, type EventBus } from "../../../kernel/mod.ts";
+import type { CredentialState } from "../contract.ts";
+import type {} from "../events.ts";
 import {
   cellIoModules,
   cellMappings,
@@ -26,7 +26,7 @@ import {
   mvFeederGroups,
   nodes,
   stationGroups,
-} from "./schema.ts";
+} from "../schema.ts";
 
 /** Spec 9: cell lists show 10 per page; a search returns at most 10 cells. */
 export const CELL_PAGE_SIZE = 10;

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { eq } from "drizzle-orm";
-import { AppError, type Database, migrate, openDatabase } from "../../kernel/mod.ts";
+import { AppError, type Database, migrate, openDatabase } from "../../../kernel/mod.ts";
 import { baseCellId, CellOnboardingService, freeCellId } from "./cell_onboarding.ts";
 import { CellsService } from "./cells.ts";
 import { hashSecret, parseCredential } from "./credentials.ts";
-import { cells as cellsTable } from "./schema.ts";
+import { cells as cellsTable } from "../schema.ts";
 
 const CUSTOMER = "cust-a";
 

@@ -9,7 +9,7 @@
  * not for DTVI devices nor unmetered nodes; a module in use by a cell cannot be deleted.
  */
 import { and, asc, eq } from "drizzle-orm";
-import { AppError, type Db } from "../../kernel/mod.ts";
+import { AppError, type Db } from "../../../kernel/mod.ts";
 import { type CellsSetupService, FORBIDDEN_CHARACTERS, NODE_COMPATIBILITY } from "./cells_setup.ts";
 import {
   cellIoModules,
@@ -18,7 +18,7 @@ import {
   ioModules,
   type IoModuleType,
   nodes,
-} from "./schema.ts";
+} from "../schema.ts";
 
 /** Most active modules of a type on one cell (4 + 2 + 2 = the protocol's 8 module numbers). */
 export const IO_THRESHOLDS: Readonly<Record<IoModuleType, number>> = {

@@ -13,8 +13,8 @@ import {
   holdsKey,
   isAppAdmin,
   readLimited,
-} from "../../kernel/mod.ts";
-import { MAP_LAYER_MAX_BYTES, MapLayerService } from "./map_layers.ts";
+} from "../../../kernel/mod.ts";
+import { MAP_LAYER_MAX_BYTES, MapLayerService } from "../map_layers/map_layers.ts";
 import { GridSetupService } from "./setup_service.ts";
 
 const SETUP_KEY = "hes:infrastructure-setup";

@@ -1,7 +1,7 @@
 /** The grid structure of a customer: creation in one transaction and the nested read model. */
 import { asc, eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "../../kernel/mod.ts";
-import { isMvFeeder } from "./contract.ts";
+import type { Db } from "../../../kernel/mod.ts";
+import { isMvFeeder } from "../contract.ts";
 import {
   cells,
   type ElectricalWorkType,
@@ -11,7 +11,7 @@ import {
   mvFeederGroups,
   nodes,
   stationGroups,
-} from "./schema.ts";
+} from "../schema.ts";
 
 /** A feeder as the API shows it. */
 export interface FeederDto {

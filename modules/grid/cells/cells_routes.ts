@@ -7,7 +7,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import type { MeasurementStore } from "../../core/mod.ts";
+import type { MeasurementStore } from "../../../core/mod.ts";
 import {
   type AppEnv,
   AppError,
@@ -16,11 +16,11 @@ import {
   holdsKey,
   isAppAdmin,
   validate,
-} from "../../kernel/mod.ts";
+} from "../../../kernel/mod.ts";
 import { CellMappingService } from "./cell_mapping.ts";
 import { CELL_CATEGORIES, CellsSetupService, MESSAGE_MAX } from "./cells_setup.ts";
 import { IoModulesService } from "./io_modules.ts";
-import { IO_MODULE_TYPES, MAPPED_PHASES } from "./schema.ts";
+import { IO_MODULE_TYPES, MAPPED_PHASES } from "../schema.ts";
 
 const SETUP_KEY = "hes:infrastructure-setup";
 const IO_KEY = "hes:io-configuration";

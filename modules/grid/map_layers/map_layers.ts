@@ -6,8 +6,8 @@
  */
 import { XMLParser } from "fast-xml-parser";
 import { and, desc, eq } from "drizzle-orm";
-import { AppError, type Db } from "../../kernel/mod.ts";
-import { mapLayers } from "./schema.ts";
+import { AppError, type Db } from "../../../kernel/mod.ts";
+import { mapLayers } from "../schema.ts";
 
 /** Spec 5: at most 10 MB per file. */
 export const MAP_LAYER_MAX_BYTES = 10 * 1024 * 1024;

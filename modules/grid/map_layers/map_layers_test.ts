@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { AppError } from "../../kernel/mod.ts";
+import { AppError } from "../../../kernel/mod.ts";
 import { formatOf, jsonDepth, kmlToGeoJson, parseGeoJson, xmlDepth } from "./map_layers.ts";
 
 const KML = `<?xml version="1.0" encoding="UTF-8"?>

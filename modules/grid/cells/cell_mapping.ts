@@ -13,11 +13,11 @@ import {
   readProbeRows,
   samplesForMapping,
   validateMapping,
-} from "../../core/mod.ts";
-import { AppError, type Db, type EventBus } from "../../kernel/mod.ts";
-import type {} from "./events.ts";
+} from "../../../core/mod.ts";
+import { AppError, type Db, type EventBus } from "../../../kernel/mod.ts";
+import type {} from "../events.ts";
 import { type CellsSetupService, isConnected } from "./cells_setup.ts";
-import { assertMvEstimationMapping } from "./setup_service.ts";
+import { assertMvEstimationMapping } from "../structure/setup_service.ts";
 import {
   cellIoModules,
   cellMappings,
@@ -27,7 +27,7 @@ import {
   MAPPED_PHASES,
   type MappedPhase,
   nodes,
-} from "./schema.ts";
+} from "../schema.ts";
 import type { DuckDBConnection } from "@duckdb/node-api";
 
 /** Validation reads the last 10 minutes (30 samples of 20 s) of the cell's probes. */

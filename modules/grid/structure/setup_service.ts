@@ -5,8 +5,8 @@
  * grid exactly as it was and concurrent changes cannot break the limits.
  */
 import { and, asc, eq, ilike, inArray, or, sql } from "drizzle-orm";
-import { AppError, type Db, type EventBus } from "../../kernel/mod.ts";
-import { isConnected } from "./cells_setup.ts";
+import { AppError, type Db, type EventBus } from "../../../kernel/mod.ts";
+import { isConnected } from "../cells/cells_setup.ts";
 import {
   cellIoModules,
   cellMappings,
@@ -19,7 +19,7 @@ import {
   mvTopologySections,
   nodes,
   stationGroups,
-} from "./schema.ts";
+} from "../schema.ts";
 import {
   coordinateIssues,
   estimatesMv,

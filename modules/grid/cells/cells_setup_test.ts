@@ -7,7 +7,7 @@ import {
   EventBus,
   migrate,
   openDatabase,
-} from "../../kernel/mod.ts";
+} from "../../../kernel/mod.ts";
 import { CellMappingService, feederMappingProblem, VERDICT_MESSAGES } from "./cell_mapping.ts";
 import { CellOnboardingService } from "./cell_onboarding.ts";
 import { CellsService } from "./cells.ts";
@@ -19,10 +19,10 @@ import {
   messageProblems,
   statusLabel,
 } from "./cells_setup.ts";
-import type { CellsToConfigure, MappingValidated } from "./events.ts";
+import type { CellsToConfigure, MappingValidated } from "../events.ts";
 import { ioModuleProblems } from "./io_modules.ts";
-import { cells } from "./schema.ts";
-import { createStructure } from "./structure.ts";
+import { cells } from "../schema.ts";
+import { createStructure } from "../structure/read.ts";
 
 const CUSTOMER = "cust-a";
 const NOW = Date.parse("2026-11-22T10:00:00Z");

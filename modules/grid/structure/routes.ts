@@ -1,8 +1,8 @@
 /** The gsm calls of spec 7 that exist so far. */
 import { Hono } from "hono";
-import { type AppEnv, AppError, type Db, type EventBus, holdsKey } from "../../kernel/mod.ts";
+import { type AppEnv, AppError, type Db, type EventBus, holdsKey } from "../../../kernel/mod.ts";
 import { setupRoutes } from "./setup_routes.ts";
-import { readStructure, visualStatisticsView } from "./structure.ts";
+import { readStructure, visualStatisticsView } from "./read.ts";
 
 /** Keys whose screens read the grid structure (spec 2.1). */
 const STRUCTURE_READERS = [

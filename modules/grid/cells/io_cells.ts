@@ -3,7 +3,7 @@
  * node) with their active I/O modules, in slot order (the slot is the protocol's module number).
  */
 import { and, asc, eq, isNotNull } from "drizzle-orm";
-import type { Db, EventBus } from "../../kernel/mod.ts";
+import type { Db, EventBus } from "../../../kernel/mod.ts";
 import { CellsSetupService } from "./cells_setup.ts";
 import { IoModulesService } from "./io_modules.ts";
 import {
@@ -13,7 +13,7 @@ import {
   ioModules,
   type IoModuleType,
   nodes,
-} from "./schema.ts";
+} from "../schema.ts";
 
 /** An active module of a cell. */
 export interface ActiveIoModule {

@@ -5,7 +5,7 @@
  */
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { type AppEnv, AppError } from "../../kernel/mod.ts";
+import { type AppEnv, AppError } from "../../../kernel/mod.ts";
 import type { CellMappingService } from "./cell_mapping.ts";
 import type { CellsService } from "./cells.ts";
 

@@ -19,7 +19,7 @@ import {
   type FieldIssue,
   fieldIssues,
   validationError,
-} from "../../kernel/mod.ts";
+} from "../../../kernel/mod.ts";
 import type { CellsService } from "./cells.ts";
 import {
   type CellCredentialDto,
@@ -34,9 +34,9 @@ import {
   type RegisterCellInput,
   registerCellInput,
   type RegistrationType,
-} from "./contract.ts";
+} from "../contract.ts";
 import { hashSecret, newSecret } from "./credentials.ts";
-import { cells } from "./schema.ts";
+import { cells } from "../schema.ts";
 
 /** Rows inserted per statement (14 columns each, far below PostgreSQL's 65,535 parameters). */
 const INSERT_CHUNK = 500;

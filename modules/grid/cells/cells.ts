@@ -4,9 +4,9 @@
  * credentials are cached briefly; rotation and revocation clear the cache at once.
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "../../kernel/mod.ts";
+import type { Db } from "../../../kernel/mod.ts";
 import { hashSecret, newSecret, parseCredential, sameHash } from "./credentials.ts";
-import { cells, feeders } from "./schema.ts";
+import { cells, feeders } from "../schema.ts";
 
 /** What the ingestion path knows about an authenticated cell. */
 export interface CellIdentity {
