@@ -9,9 +9,9 @@ import { CellOnboardingService } from "./cells/cell_onboarding.ts";
 import { cellOnboardingRoutes } from "./cells/cell_onboarding_routes.ts";
 import { CellsService } from "./cells/cells.ts";
 import { type CellsSetupDeps, cellsSetupRoutes, cellsSetupServices } from "./cells/cells_routes.ts";
-import { MAP_LAYER_MAX_BYTES } from "./map_layers/map_layers.ts";
-import { gridRoutes } from "./structure/routes.ts";
-import { MULTIPART_OVERHEAD } from "./structure/setup_routes.ts";
+import { MAP_LAYER_MAX_BYTES } from "./map_layers/contract.ts";
+import { mapLayerRoutes, MULTIPART_OVERHEAD } from "./map_layers/routes.ts";
+import { SETUP_BODY_LIMIT, structureRoutes } from "./structure/routes.ts";
 
 export { type CellDto, type CellIdentity, CellsService, type DeviceStatus } from "./cells/cells.ts";
 export { CellOnboardingService } from "./cells/cell_onboarding.ts";
@@ -19,32 +19,28 @@ export type { CellCredentialDto, RegisterCellInput } from "./contract.ts";
 export {
   allNodes,
   createStructure,
-  type FeederDto,
   type NewStationGroup,
-  type NodeDto,
   readStructure,
-  type StationGroupDto,
   structureVersion,
-  type VisualStatisticsView,
   visualStatisticsView,
 } from "./structure/read.ts";
-export {
-  assertMvEstimationMapping,
-  type ElectricalWorkStatus,
-  GridSetupService,
-  returnCellsToWaiting,
-} from "./structure/setup_service.ts";
+export { GridSetupService } from "./structure/setup_service.ts";
 export type { CellsToConfigure, MappingValidated } from "./events.ts";
 export type { CellsSetupDeps, CellsSetupServices } from "./cells/cells_routes.ts";
 export { mapStraight } from "./cells/cell_mapping.ts";
 export {
+  type ElectricalWorkStatus,
   type ElectricalWorkType,
   estimatesMv,
+  type FeederDto,
   feederLevel,
   type FeederType,
   isMvFeeder,
   type Level,
   LEVELS,
+  type NodeDto,
+  type StationGroupDto,
+  type VisualStatisticsView,
 } from "./contract.ts";
 export {
   activeIoCells,
@@ -77,11 +73,15 @@ export function gridModule(deps: GridDeps): GridModule {
     cells,
     onboarding,
     api: [
-      { prefix: "/gsm", routes: gridRoutes(deps.db, deps.bus) },
+      { prefix: "/gsm", routes: structureRoutes(deps.db, deps.bus) },
+      { prefix: "/gsm", routes: mapLayerRoutes(deps.db) },
       { prefix: "/gsm", routes: cellOnboardingRoutes({ onboarding, setup: cellsSetup.setup }) },
       { prefix: "/gsm", routes: cellsSetupRoutes(cellsSetup) },
     ],
-    bodyLimits: [{ path: /^\/gsm\/map-layers$/, bytes: MAP_LAYER_MAX_BYTES + MULTIPART_OVERHEAD }],
+    bodyLimits: [
+      { path: /^\/gsm\/map-layers$/, bytes: MAP_LAYER_MAX_BYTES + MULTIPART_OVERHEAD },
+      SETUP_BODY_LIMIT,
+    ],
     // The cells' configuration poll authenticates the cell, not a user.
     public: [{
       prefix: "/ingest",

@@ -10,11 +10,18 @@ import {
   timestamp,
 } from "drizzle-orm/pg-core";
 import {
+  CELL_CATEGORIES,
+  DEVICE_MODELS,
   ELECTRICAL_WORK_TYPES,
   type ElectricalWorkType,
   FEEDER_DIRECTIONS,
   FEEDER_TYPES,
   type FeederType,
+  IO_MODULE_TYPES,
+  type IoModuleType,
+  MAP_LAYER_FORMATS,
+  MAPPED_PHASES,
+  type MappedPhase,
 } from "./contract.ts";
 
 export const gridSchema = pgSchema("grid");
@@ -40,7 +47,16 @@ export const lvGroups = gridSchema.table("lv_groups", {
   name: text("name").notNull(),
 });
 
-export { ELECTRICAL_WORK_TYPES, type ElectricalWorkType, FEEDER_TYPES, type FeederType };
+export {
+  ELECTRICAL_WORK_TYPES,
+  type ElectricalWorkType,
+  FEEDER_TYPES,
+  type FeederType,
+  IO_MODULE_TYPES,
+  type IoModuleType,
+  MAPPED_PHASES,
+  type MappedPhase,
+};
 
 export const nodes = gridSchema.table("nodes", {
   id: text("id").primaryKey(),
@@ -66,13 +82,11 @@ export const feeders = gridSchema.table("feeders", {
   parameters: jsonb("parameters").$type<Record<string, unknown>>().notNull(),
 });
 
-export const CELL_TYPES = ["IN_STOCK", "WAITING_FOR_INSTALLATION", "INSTALLED"] as const;
-
 export const cells = gridSchema.table("cells", {
   id: text("id").primaryKey(),
   customerKey: text("customer_key").notNull(),
   serialNumber: text("serial_number").notNull(),
-  type: text("type", { enum: CELL_TYPES }).notNull(),
+  type: text("type", { enum: CELL_CATEGORIES }).notNull(),
   status: text("status").notNull(),
   nodeId: text("node_id"),
   provisioningDate: timestamp("provisioning_date", { withTimezone: true }).notNull().defaultNow(),
@@ -86,7 +100,7 @@ export const cells = gridSchema.table("cells", {
   lastSeen: timestamp("last_seen", { withTimezone: true }),
   customMessage: text("custom_message"),
   // Migration 0008 (cells setup).
-  deviceModel: text("device_model", { enum: ["GW4", "DTVI"] }).notNull().default("GW4"),
+  deviceModel: text("device_model", { enum: DEVICE_MODELS }).notNull().default("GW4"),
   mappingVersion: integer("mapping_version").notNull().default(0),
   mappingAckedVersion: integer("mapping_acked_version").notNull().default(0),
   mappingAckedAt: timestamp("mapping_acked_at", { withTimezone: true }),
@@ -114,8 +128,6 @@ export const mvTopologySections = gridSchema.table("mv_topology_sections", {
 });
 
 // Cells setup (migration 0008): device model, line mapping and its delivery, I/O modules.
-export const MAPPED_PHASES = ["L1", "L2", "L3", "N"] as const;
-export type MappedPhase = (typeof MAPPED_PHASES)[number];
 
 export const cellMappings = gridSchema.table("cell_mappings", {
   cellId: text("cell_id").notNull(),
@@ -123,9 +135,6 @@ export const cellMappings = gridSchema.table("cell_mappings", {
   phase: text("phase", { enum: MAPPED_PHASES }).notNull(),
   probe: smallint("probe").notNull(),
 });
-
-export const IO_MODULE_TYPES = ["DIGITAL_INPUT", "DIGITAL_OUTPUT", "ANALOG_INPUT"] as const;
-export type IoModuleType = (typeof IO_MODULE_TYPES)[number];
 
 export const ioModules = gridSchema.table("io_modules", {
   id: text("id").primaryKey(),

@@ -123,17 +123,24 @@ export function isContractImport(from: string, to: string): boolean {
 
 /**
  * The server files the web app may import: the pure rule files the forms use as they are (next
- * to every `modules/<name>/contract.ts` and `kernel/contract.ts`).
+ * to every `modules/<name>/contract.ts`, the rooms' `modules/<name>/<room>/contract.ts` it
+ * re-exports, and `kernel/contract.ts`).
  */
 export const WEB_RULE_FILES: readonly string[] = [
   "modules/users/password_policy.ts",
   "modules/customers/settings_rules.ts",
   "modules/grid/structure/validation.ts",
+  "modules/grid/cells/onboarding_rules.ts",
 ];
+
+/** A room's part of its module's contract (`modules/grid/cells/contract.ts`). */
+export function isRoomContract(path: string): boolean {
+  return /^modules\/[^/]+\/[^/]+\/contract\.ts$/.test(path);
+}
 
 /** Whether web/src may import this repository file from outside web/. */
 export function isWebImportable(path: string): boolean {
-  return isModuleContract(path) || path === "kernel/contract.ts" ||
+  return isModuleContract(path) || isRoomContract(path) || path === "kernel/contract.ts" ||
     WEB_RULE_FILES.includes(path);
 }
 

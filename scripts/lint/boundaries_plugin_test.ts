@@ -194,6 +194,7 @@ Deno.test("web-boundaries rule allows contracts and the pure rule files from out
     `import type { ErrorBody } from "../../../../kernel/contract.ts";`,
     `import { RANGES } from "../../../../modules/customers/settings_rules.ts";`,
     `const policy = import("../../../../modules/users/password_policy.ts");`,
+    `import type { SetupCellDto } from "../../../../modules/grid/cells/contract.ts";`,
   ].join("\n");
   assert.deepEqual(lint("web/src/features/settings/form.tsx", source), []);
 });

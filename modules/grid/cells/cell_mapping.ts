@@ -16,8 +16,17 @@ import {
 } from "../../../core/mod.ts";
 import { AppError, type Db, type EventBus } from "../../../kernel/mod.ts";
 import type {} from "../events.ts";
+import type {
+  FeederMappingDto,
+  MappingCertainty as ContractCertainty,
+  MappingDto,
+  MappingEntry,
+  MappingVerdict as ContractVerdict,
+  SavedMappingDto,
+  ValidationDto,
+} from "../contract.ts";
 import { type CellsSetupService, isConnected } from "./cells_setup.ts";
-import { assertMvEstimationMapping } from "../structure/setup_service.ts";
+import { assertMvEstimationMapping } from "../structure/feeder_rules.ts";
 import {
   cellIoModules,
   cellMappings,
@@ -37,60 +46,12 @@ export const VALIDATION_TIMEOUT_MS = 10_000;
 /** How often a cell asks for its configuration (documented in docs/cell-configuration.md). */
 export const CONFIGURATION_POLL_S = 60;
 
-/** One entry of a mapping list. */
-export interface MappingEntry {
-  node_id: string;
-  feeder_id: string;
-  probe: number;
-  phase: MappedPhase;
-}
+export type { FeederMappingDto, MappingDto, MappingEntry, SavedMappingDto, ValidationDto };
 
-/** The mapping of one feeder: the probe of each phase, null where unmapped. */
-export interface FeederMappingDto {
-  id: string;
-  slot: number;
-  name: string;
-  type: string;
-  mv_estimation: boolean;
-  phases: Record<MappedPhase, number | null>;
-}
-
-/** The result of a validation, per feeder and overall. */
-export interface ValidationDto {
-  at: string;
-  verdict: MappingVerdict;
-  certainty: MappingCertainty;
-  /** Text key in the errors catalogue (spec 8.1 texts). */
-  message_key: string;
-  more_measurements: number;
-  feeders: {
-    feeder_id: string;
-    slot: number;
-    verdict: MappingVerdict;
-    certainty: MappingCertainty;
-    message_key: string;
-    likely: MappingVerdict | null;
-    more_measurements: number;
-    phases: { reliable: number; angleDeg: number | null; zero: boolean }[];
-  }[];
-}
-
-export interface MappingDto {
-  cell_id: string;
-  node_id: string;
-  version: number;
-  acked_version: number;
-  /** The cell applied the current version. */
-  synchronized: boolean;
-  feeders: FeederMappingDto[];
-  validation: ValidationDto | null;
-}
-
-/** Saving answers the mapping and whether it could be sent (114 when not). */
-export interface SavedMappingDto {
-  mapping: MappingDto;
-  delivery: { state: "PENDING" } | { state: "FAILED"; code: 114; key: "mapping.sendFailed" };
-}
+/** The contract names the core's verdicts and certainties: both lists must stay the same. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const _sameVerdicts: Same<MappingVerdict, ContractVerdict> = true;
+const _sameCertainties: Same<MappingCertainty, ContractCertainty> = true;
 
 /** Verdict -> text key (spec 8.1; the coil text is spec 4's verdict). */
 export const VERDICT_MESSAGES: Readonly<Record<MappingVerdict, string>> = {
@@ -241,7 +202,7 @@ export class CellMappingService {
         const problem = feederMappingProblem(phases);
         if (problem === "order") {
           throw new AppError("common.validation", {
-            issues: [{ path: `feeders.${f.slot}`, message: "mapping.unmappedPredecessor" }],
+            issues: [{ path: `feeders.${f.slot}`, key: "mapping.unmappedPredecessor", params: {} }],
           });
         }
         if (problem !== null) throw new AppError(problem, { feeder: f.name });

@@ -5,22 +5,36 @@
  * customer answer the same 404 as unknown ids.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { type Context, Hono } from "hono";
-import { z } from "zod";
+import { Hono } from "hono";
 import type { MeasurementStore } from "../../../core/mod.ts";
 import {
   type AppEnv,
-  AppError,
   type Db,
+  doc,
   type EventBus,
-  holdsKey,
-  isAppAdmin,
+  requireApp,
   validate,
 } from "../../../kernel/mod.ts";
+import {
+  activateModuleInput,
+  cellIoDto,
+  cellListQuery,
+  cellMessageInput,
+  cellPageDto,
+  cellSearchQuery,
+  ioModuleDto,
+  ioModuleInput,
+  linkableNodeDto,
+  linkCellInput,
+  mappingDto,
+  mappingInput,
+  savedMappingDto,
+  setupCellDto,
+  validationDto,
+} from "../contract.ts";
 import { CellMappingService } from "./cell_mapping.ts";
-import { CELL_CATEGORIES, CellsSetupService, MESSAGE_MAX } from "./cells_setup.ts";
+import { CellsSetupService } from "./cells_setup.ts";
 import { IoModulesService } from "./io_modules.ts";
-import { IO_MODULE_TYPES, MAPPED_PHASES } from "../schema.ts";
 
 const SETUP_KEY = "hes:infrastructure-setup";
 const IO_KEY = "hes:io-configuration";
@@ -52,113 +66,154 @@ export function cellsSetupServices(deps: CellsSetupDeps): CellsSetupServices {
   return { setup, mapping, io };
 }
 
-const id = z.string().min(1).max(200);
-const listQuery = z.strictObject({
-  category: z.enum(CELL_CATEGORIES),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-});
-const searchQuery = z.strictObject({ q: z.string().trim().min(1).max(60) });
-const messageBody = z.strictObject({ message: z.string().max(MESSAGE_MAX * 2).nullable() });
-const linkBody = z.strictObject({ node_id: id });
-const mappingBody = z.strictObject({
-  entries: z.array(z.strictObject({
-    node_id: id,
-    feeder_id: id,
-    probe: z.number().int().min(1).max(4),
-    phase: z.enum(MAPPED_PHASES),
-  })).max(48),
-});
-const moduleBody = z.strictObject({
-  name: z.string().max(200),
-  module_type: z.enum(IO_MODULE_TYPES),
-  system_type: z.string().max(40),
-  size: z.number().int().nullable().optional(),
-  resolution: z.number().nullable().optional(),
-});
-const activateBody = z.strictObject({ module_id: id });
-
 /** Routes mounted at /gsm (behind authentication). */
 export function cellsSetupRoutes({ setup, mapping, io }: CellsSetupServices): Hono<AppEnv> {
-  const customer = (c: Context<AppEnv>, key: string, write: boolean) => {
-    const p = c.get("principal");
-    const allowed = write
-      ? isAppAdmin(p.appsRoles, key) || p.role === "super-admin"
-      : holdsKey(p.appsRoles, key);
-    if (!allowed) throw new AppError("common.forbidden");
-    return c.get("tenant").key;
-  };
-  const read = (c: Context<AppEnv>) => customer(c, SETUP_KEY, false);
-  const write = (c: Context<AppEnv>) => customer(c, SETUP_KEY, true);
+  const read = requireApp(SETUP_KEY);
+  const write = requireApp(SETUP_KEY, { admin: true });
+  const ioRead = requireApp(IO_KEY);
+  const ioWrite = requireApp(IO_KEY, { admin: true });
+  const cell = doc({ summary: "The cell after the change", answer: setupCellDto });
 
   return new Hono<AppEnv>()
-    .get("/cells", validate("query", listQuery), async (c) => {
-      const q = c.req.valid("query");
-      return c.json(await setup.list(read(c), q.category, q.page));
-    })
-    .get("/cells/search", validate("query", searchQuery), async (c) => {
-      return c.json(await setup.search(read(c), c.req.valid("query").q));
-    })
-    .get("/cells/linkable-nodes", async (c) => c.json(await setup.linkableNodes(read(c))))
-    .get("/cells/:id", async (c) => c.json(await setup.get(read(c), c.req.param("id"))))
-    .put("/cells/:id/message", validate("json", messageBody), async (c) => {
-      const key = write(c);
-      await setup.setMessage(key, c.req.param("id"), c.req.valid("json").message);
-      return c.json(await setup.get(key, c.req.param("id")));
-    })
-    .post("/cells/:id/take-from-stock", async (c) => {
-      const key = write(c);
+    .get(
+      "/cells",
+      read,
+      validate("query", cellListQuery),
+      doc({ summary: "One page of a cell list", answer: cellPageDto }),
+      async (c) => {
+        const q = c.req.valid("query");
+        return c.json(await setup.list(c.get("tenant").key, q.category, q.page));
+      },
+    )
+    .get(
+      "/cells/search",
+      read,
+      validate("query", cellSearchQuery),
+      doc({ summary: "Cells by serial number, id or node name", answer: setupCellDto.array() }),
+      async (c) => c.json(await setup.search(c.get("tenant").key, c.req.valid("query").q)),
+    )
+    .get(
+      "/cells/linkable-nodes",
+      read,
+      doc({ summary: "Nodes a cell can be linked to", answer: linkableNodeDto.array() }),
+      async (c) => c.json(await setup.linkableNodes(c.get("tenant").key)),
+    )
+    .get(
+      "/cells/:id",
+      read,
+      doc({ summary: "One cell", answer: setupCellDto }),
+      async (c) => c.json(await setup.get(c.get("tenant").key, c.req.param("id"))),
+    )
+    .put(
+      "/cells/:id/message",
+      write,
+      validate("json", cellMessageInput),
+      cell,
+      async (c) => {
+        const { key } = c.get("tenant");
+        await setup.setMessage(key, c.req.param("id"), c.req.valid("json").message);
+        return c.json(await setup.get(key, c.req.param("id")));
+      },
+    )
+    .post("/cells/:id/take-from-stock", write, cell, async (c) => {
+      const { key } = c.get("tenant");
       await setup.takeFromStock(key, c.req.param("id"));
       return c.json(await setup.get(key, c.req.param("id")));
     })
-    .post("/cells/:id/link", validate("json", linkBody), async (c) => {
-      const key = write(c);
+    .post("/cells/:id/link", write, validate("json", linkCellInput), cell, async (c) => {
+      const { key } = c.get("tenant");
       return c.json(await setup.link(key, c.req.param("id"), c.req.valid("json").node_id));
     })
-    .post("/cells/:id/unlink", async (c) => {
-      return c.json(await setup.unlink(write(c), c.req.param("id")));
+    .post("/cells/:id/unlink", write, cell, async (c) => {
+      return c.json(await setup.unlink(c.get("tenant").key, c.req.param("id")));
     })
-    .get("/cells/:id/mapping", async (c) => {
-      return c.json(await mapping.get(read(c), c.req.param("id")));
-    })
-    .put("/cells/:id/mapping", validate("json", mappingBody), async (c) => {
-      const key = write(c);
-      return c.json(await mapping.save(key, c.req.param("id"), c.req.valid("json").entries, true));
-    })
-    .patch("/cells/:id/mapping", validate("json", mappingBody), async (c) => {
-      const key = write(c);
-      return c.json(await mapping.save(key, c.req.param("id"), c.req.valid("json").entries, false));
-    })
-    .post("/cells/:id/mapping/validate", async (c) => {
-      return c.json(await mapping.validate(write(c), c.req.param("id")));
-    })
-    .post("/cells/:id/mapping/confirm", async (c) => {
-      const key = write(c);
+    .get(
+      "/cells/:id/mapping",
+      read,
+      doc({ summary: "The cell's line mapping", answer: mappingDto }),
+      async (c) => c.json(await mapping.get(c.get("tenant").key, c.req.param("id"))),
+    )
+    .put(
+      "/cells/:id/mapping",
+      write,
+      validate("json", mappingInput),
+      doc({ summary: "Replaces the cell's line mapping", answer: savedMappingDto }),
+      async (c) => {
+        const { entries } = c.req.valid("json");
+        return c.json(await mapping.save(c.get("tenant").key, c.req.param("id"), entries, true));
+      },
+    )
+    .patch(
+      "/cells/:id/mapping",
+      write,
+      validate("json", mappingInput),
+      doc({ summary: "Changes the mapping of the feeders named", answer: savedMappingDto }),
+      async (c) => {
+        const { entries } = c.req.valid("json");
+        return c.json(await mapping.save(c.get("tenant").key, c.req.param("id"), entries, false));
+      },
+    )
+    .post(
+      "/cells/:id/mapping/validate",
+      write,
+      doc({ summary: "Validates the mapping on the cell's latest data", answer: validationDto }),
+      async (c) => c.json(await mapping.validate(c.get("tenant").key, c.req.param("id"))),
+    )
+    .post("/cells/:id/mapping/confirm", write, cell, async (c) => {
+      const { key } = c.get("tenant");
       await mapping.confirm(key, c.req.param("id"));
       return c.json(await setup.get(key, c.req.param("id")));
     })
-    .post("/cells/:id/mapping/ignore", async (c) => {
-      const key = write(c);
+    .post("/cells/:id/mapping/ignore", write, cell, async (c) => {
+      const { key } = c.get("tenant");
       await mapping.ignore(key, c.req.param("id"));
       return c.json(await setup.get(key, c.req.param("id")));
     })
-    .get("/io-modules", async (c) => c.json(await io.list(customer(c, IO_KEY, false))))
-    .post("/io-modules", validate("json", moduleBody), async (c) => {
-      const key = customer(c, IO_KEY, true);
-      return c.json(await io.create(key, c.req.valid("json")), 201);
-    })
-    .delete("/io-modules/:id", async (c) => {
-      await io.remove(customer(c, IO_KEY, true), c.req.param("id"));
-      return c.body(null, 204);
-    })
-    .get("/cells/:id/io-modules", async (c) => {
-      return c.json(await io.ofCell(customer(c, IO_KEY, false), c.req.param("id")));
-    })
-    .post("/cells/:id/io-modules", validate("json", activateBody), async (c) => {
-      const key = customer(c, IO_KEY, true);
-      return c.json(await io.activate(key, c.req.param("id"), c.req.valid("json").module_id));
-    })
-    .delete("/cells/:id/io-modules/:moduleId", async (c) => {
-      const key = customer(c, IO_KEY, true);
-      return c.json(await io.deactivate(key, c.req.param("id"), c.req.param("moduleId")));
-    });
+    .get(
+      "/io-modules",
+      ioRead,
+      doc({ summary: "The customer's I/O module definitions", answer: ioModuleDto.array() }),
+      async (c) => c.json(await io.list(c.get("tenant").key)),
+    )
+    .post(
+      "/io-modules",
+      ioWrite,
+      validate("json", ioModuleInput),
+      doc({ summary: "Defines an I/O module", answer: ioModuleDto, status: 201 }),
+      async (c) => c.json(await io.create(c.get("tenant").key, c.req.valid("json")), 201),
+    )
+    .delete(
+      "/io-modules/:id",
+      ioWrite,
+      doc({ summary: "Deletes an I/O module no cell uses", status: 204 }),
+      async (c) => {
+        await io.remove(c.get("tenant").key, c.req.param("id"));
+        return c.body(null, 204);
+      },
+    )
+    .get(
+      "/cells/:id/io-modules",
+      ioRead,
+      doc({ summary: "The I/O modules of a cell", answer: cellIoDto }),
+      async (c) => c.json(await io.ofCell(c.get("tenant").key, c.req.param("id"))),
+    )
+    .post(
+      "/cells/:id/io-modules",
+      ioWrite,
+      validate("json", activateModuleInput),
+      doc({ summary: "Activates a module on a cell", answer: cellIoDto }),
+      async (c) => {
+        const { module_id } = c.req.valid("json");
+        return c.json(await io.activate(c.get("tenant").key, c.req.param("id"), module_id));
+      },
+    )
+    .delete(
+      "/cells/:id/io-modules/:moduleId",
+      ioWrite,
+      doc({ summary: "Removes a module from a cell", answer: cellIoDto }),
+      async (c) => {
+        const { id, moduleId } = c.req.param();
+        return c.json(await io.deactivate(c.get("tenant").key, id, moduleId));
+      },
+    );
 }

@@ -15,7 +15,14 @@
  */
 import { and, asc, count, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import { AppError, type Db, type EventBus } from "../../../kernel/mod.ts";
-import type { CredentialState } from "../contract.ts";
+import {
+  type CellCategory,
+  type CellPage,
+  type LinkableNodeDto,
+  MAPPING_STATUS_LABELS,
+  type MappingStatus,
+  type SetupCellDto,
+} from "../contract.ts";
 import type {} from "../events.ts";
 import {
   cellIoModules,
@@ -33,12 +40,6 @@ export const CELL_PAGE_SIZE = 10;
 export const CELL_SEARCH_LIMIT = 10;
 /** A cell that sent nothing (data, configuration poll) for this long is disconnected (301). */
 export const CONNECTION_TIMEOUT_MS = 10 * 60_000;
-/** Custom message: 1..120 characters, without the characters names may not contain (spec 5). */
-export const MESSAGE_MAX = 120;
-export const FORBIDDEN_CHARACTERS = /[:<>"/\\|?*!]/;
-
-export const CELL_CATEGORIES = ["IN_STOCK", "WAITING_FOR_INSTALLATION", "INSTALLED"] as const;
-export type CellCategory = (typeof CELL_CATEGORIES)[number];
 
 /**
  * Status code -> display label key (spec 4), the one place of this mapping: the API sends both,
@@ -60,13 +61,6 @@ export const STATUS_LABELS: Readonly<Record<string, string>> = {
   NODE_DELETED: "issue",
   FEEDER_CHANGED: "issue",
 };
-/** Mapping status -> label key. */
-export const MAPPING_STATUS_LABELS = {
-  TO_BE_CONFIGURED: "toBeConfigured",
-  IN_PROGRESS: "inProgress",
-  CONFIGURED: "configured",
-} as const;
-export type MappingStatus = keyof typeof MAPPING_STATUS_LABELS;
 
 /**
  * Which electrical works a cell can measure (spec 3, 5): every measured type; the unmeasured
@@ -90,60 +84,6 @@ export function statusLabel(status: string | null | undefined): string {
 /** Connected when the cell was heard from within CONNECTION_TIMEOUT_MS. */
 export function isConnected(lastSeen: Date | null, now = Date.now()): boolean {
   return lastSeen !== null && now - lastSeen.getTime() <= CONNECTION_TIMEOUT_MS;
-}
-
-/** Problems of a custom message as error-text keys (empty when valid). */
-export function messageProblems(message: string): string[] {
-  const problems: string[] = [];
-  if (message.length > MESSAGE_MAX) problems.push("validation.maxChars");
-  if (FORBIDDEN_CHARACTERS.test(message)) problems.push("validation.forbiddenChars");
-  return problems;
-}
-
-/** A node a cell can be linked to. */
-export interface LinkableNodeDto {
-  id: string;
-  name: string;
-  electrical_work_name: string;
-  electrical_work_type: ElectricalWorkType;
-  lv_group_name: string;
-  compatible: boolean;
-  /** The cell measuring it, if any (a node takes one cell). */
-  cell_id: string | null;
-}
-
-/** A cell as the setup lists show it. */
-export interface SetupCellDto {
-  id: string;
-  serial_number: string;
-  type: CellCategory;
-  /** Effective status code (configured cells show their connection). */
-  status: string;
-  status_label: string;
-  connection: "CONNECTED" | "DISCONNECTED";
-  mapping_status: MappingStatus;
-  mapping_status_label: string;
-  device_model: "GW4" | "DTVI";
-  gps_fix: string | null;
-  gsm_signal: string | null;
-  firmware: string | null;
-  last_seen: string | null;
-  provisioning_date: string;
-  custom_message: string | null;
-  node: { id: string; name: string; electrical_work_name: string; type: ElectricalWorkType } | null;
-  mapping_version: number;
-  mapping_acked_version: number;
-  /** ACTIVE: the cell can send; REVOKED: refused until a new credential is issued. */
-  credential_state: CredentialState;
-  credential_issued_at: string | null;
-}
-
-/** A page of a list. */
-export interface CellPage {
-  items: SetupCellDto[];
-  total: number;
-  page: number;
-  page_size: number;
 }
 
 type CellRow = typeof cells.$inferSelect;
@@ -255,19 +195,10 @@ export class CellsSetupService {
     return row;
   }
 
-  /** Sets (or clears with null) the custom message. */
+  /** Sets (or clears with null) the custom message (checked by the contract's schema). */
   async setMessage(customerKey: string, cellId: string, message: string | null): Promise<void> {
     await this.row(customerKey, cellId);
-    const text = message?.trim() ? message.trim() : null;
-    if (text !== null) {
-      const problems = messageProblems(text);
-      if (problems.length) {
-        throw new AppError("common.validation", {
-          issues: problems.map((key) => ({ path: "message", message: key, count: MESSAGE_MAX })),
-        });
-      }
-    }
-    await this.db.update(cells).set({ customMessage: text }).where(eq(cells.id, cellId));
+    await this.db.update(cells).set({ customMessage: message }).where(eq(cells.id, cellId));
   }
 
   /** Moves a cell from stock to 'waiting for installation'. */

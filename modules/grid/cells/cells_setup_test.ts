@@ -5,6 +5,7 @@ import {
   createLogger,
   type Database,
   EventBus,
+  fieldIssues,
   migrate,
   openDatabase,
 } from "../../../kernel/mod.ts";
@@ -16,11 +17,10 @@ import {
   CellsSetupService,
   CONNECTION_TIMEOUT_MS,
   isConnected,
-  messageProblems,
   statusLabel,
 } from "./cells_setup.ts";
 import type { CellsToConfigure, MappingValidated } from "../events.ts";
-import { ioModuleProblems } from "./io_modules.ts";
+import { cellMessageInput, ioModuleInput } from "./contract.ts";
 import { cells } from "../schema.ts";
 import { createStructure } from "../structure/read.ts";
 
@@ -45,12 +45,21 @@ Deno.test("a cell is disconnected after 10 minutes without contact", () => {
   assert.equal(isConnected(new Date(NOW - CONNECTION_TIMEOUT_MS - 1), NOW), false);
 });
 
+/** The message keys of the field errors a body gets from a schema. */
+function keysOf(schema: typeof cellMessageInput | typeof ioModuleInput, body: unknown): string[] {
+  const result = schema.safeParse(body);
+  return result.success ? [] : fieldIssues(result.error.issues, body).map((i) => i.key);
+}
+
 Deno.test('custom messages: at most 120 characters, none of : < > " / \\ | ? * !', () => {
+  const messageProblems = (message: string) => keysOf(cellMessageInput, { message });
   assert.deepEqual(messageProblems("Key at the depot, box 4"), []);
   assert.deepEqual(messageProblems("x".repeat(121)), ["validation.maxChars"]);
   for (const c of [":", "<", ">", '"', "/", "\\", "|", "?", "*", "!"]) {
     assert.deepEqual(messageProblems(`a${c}b`), ["validation.forbiddenChars"]);
   }
+  assert.deepEqual(cellMessageInput.parse({ message: "  " }), { message: null });
+  assert.deepEqual(cellMessageInput.parse({ message: " Box 4 " }), { message: "Box 4" });
 });
 
 Deno.test("a feeder mapping is L1, L1-L2, L1-L3 or L1-N; the neutral alone is 105", () => {
@@ -63,9 +72,8 @@ Deno.test("a feeder mapping is L1, L1-L2, L1-L3 or L1-N; the neutral alone is 10
 
 Deno.test("I/O module form rules and the spec's messages", () => {
   const ok = { name: "Door", module_type: "DIGITAL_INPUT", system_type: "DRY_CONTACT" } as const;
-  assert.deepEqual(ioModuleProblems({ ...ok, size: 2, resolution: 1 }), []);
-  const messages = (m: Parameters<typeof ioModuleProblems>[0]) =>
-    ioModuleProblems(m).map((p) => p.message);
+  const messages = (m: Record<string, unknown>) => keysOf(ioModuleInput, m);
+  assert.deepEqual(messages({ ...ok, size: 2, resolution: 1 }), []);
   assert.deepEqual(messages({ ...ok, resolution: 0 }), ["validation.selectModuleSize"]);
   assert.deepEqual(messages({ ...ok, size: 2 }), ["validation.setModuleResolution"]);
   assert.deepEqual(messages({ ...ok, size: 2, resolution: -1.01 }), ["validation.resolutionRange"]);

@@ -10,90 +10,20 @@
  */
 import { and, asc, eq } from "drizzle-orm";
 import { AppError, type Db } from "../../../kernel/mod.ts";
-import { type CellsSetupService, FORBIDDEN_CHARACTERS, NODE_COMPATIBILITY } from "./cells_setup.ts";
 import {
-  cellIoModules,
-  cells,
-  IO_MODULE_TYPES,
-  ioModules,
-  type IoModuleType,
-  nodes,
-} from "../schema.ts";
+  type CellIoDto,
+  IO_THRESHOLDS,
+  type IoModuleDto,
+  type IoModuleInput,
+} from "../contract.ts";
+import { cellIoModules, cells, ioModules, nodes } from "../schema.ts";
+import { type CellsSetupService, NODE_COMPATIBILITY } from "./cells_setup.ts";
 
-/** Most active modules of a type on one cell (4 + 2 + 2 = the protocol's 8 module numbers). */
-export const IO_THRESHOLDS: Readonly<Record<IoModuleType, number>> = {
-  DIGITAL_INPUT: 4,
-  DIGITAL_OUTPUT: 2,
-  ANALOG_INPUT: 2,
-};
-/** System types offered per module type. */
-export const IO_SYSTEM_TYPES: Readonly<Record<IoModuleType, readonly string[]>> = {
-  DIGITAL_INPUT: ["DRY_CONTACT", "24V_DC", "230V_AC"],
-  DIGITAL_OUTPUT: ["RELAY", "24V_DC"],
-  ANALOG_INPUT: ["0_10V", "4_20MA"],
-};
-/** Channels per module. */
-export const IO_SIZES = [2, 4, 8] as const;
-export const IO_NAME = { min: 3, max: 20 } as const;
+export { IO_THRESHOLDS };
+/** What the form sends (and the demo seed creates). */
+export type NewIoModule = IoModuleInput;
+
 const MAX_SLOTS = 8;
-
-/** A module definition. */
-export interface IoModuleDto {
-  id: string;
-  name: string;
-  module_type: IoModuleType;
-  system_type: string;
-  size: number;
-  resolution: number;
-  /** Cells that use it. */
-  used_by: number;
-}
-
-/** What the form sends. */
-export interface NewIoModule {
-  name: string;
-  module_type: IoModuleType;
-  system_type: string;
-  size?: number | null | undefined;
-  resolution?: number | null | undefined;
-}
-
-/** The modules of a cell. */
-export interface CellIoDto {
-  supported: boolean;
-  /** Why not: the device is a DTVI or the node is unmetered. */
-  unsupported_reason: "DTVI" | "UNMETERED_NODE" | null;
-  modules: (IoModuleDto & { slot: number; active: boolean })[];
-  thresholds: Record<IoModuleType, number>;
-}
-
-/** Field problems of a module (keys of the errors catalogue), empty when valid. */
-export function ioModuleProblems(m: NewIoModule): { path: string; message: string }[] {
-  const issues: { path: string; message: string }[] = [];
-  const name = m.name.trim();
-  if (!name) issues.push({ path: "name", message: "validation.pleaseInputName" });
-  else if (name.length < IO_NAME.min) issues.push({ path: "name", message: "validation.nameMin" });
-  else if (name.length > IO_NAME.max) issues.push({ path: "name", message: "validation.nameMax" });
-  if (FORBIDDEN_CHARACTERS.test(name)) {
-    issues.push({ path: "name", message: "validation.forbiddenChars" });
-  }
-  if (!IO_MODULE_TYPES.includes(m.module_type)) {
-    issues.push({ path: "module_type", message: "validation.required" });
-  } else if (!IO_SYSTEM_TYPES[m.module_type].includes(m.system_type)) {
-    issues.push({ path: "system_type", message: "validation.required" });
-  }
-  if (m.size === null || m.size === undefined) {
-    issues.push({ path: "size", message: "validation.selectModuleSize" });
-  } else if (!(IO_SIZES as readonly number[]).includes(m.size)) {
-    issues.push({ path: "size", message: "validation.selectModuleSize" });
-  }
-  if (m.resolution === null || m.resolution === undefined || Number.isNaN(m.resolution)) {
-    issues.push({ path: "resolution", message: "validation.setModuleResolution" });
-  } else if (!(m.resolution >= -1 && m.resolution <= 1)) {
-    issues.push({ path: "resolution", message: "validation.resolutionRange" });
-  }
-  return issues;
-}
 
 type ModuleRow = typeof ioModules.$inferSelect;
 const dto = (m: ModuleRow, usedBy: number): IoModuleDto => ({
@@ -119,14 +49,9 @@ export class IoModulesService {
     return rows.map((m) => dto(m, uses.filter((u) => u.moduleId === m.id).length));
   }
 
+  /** Creates a definition (checked by the contract's schema); names are unique per customer. */
   async create(customerKey: string, input: NewIoModule): Promise<IoModuleDto> {
-    const issues = ioModuleProblems(input);
-    if (issues.length) {
-      throw new AppError("common.validation", {
-        issues: issues.map((i) => ({ ...i, count: i.message === "validation.nameMin" ? 3 : 20 })),
-      });
-    }
-    const name = input.name.trim();
+    const name = input.name;
     const [clash] = await this.db.select({ id: ioModules.id }).from(ioModules)
       .where(and(eq(ioModules.customerKey, customerKey), eq(ioModules.name, name)));
     if (clash) throw new AppError("common.conflict", { field: "name" });
@@ -136,8 +61,8 @@ export class IoModulesService {
       name,
       moduleType: input.module_type,
       systemType: input.system_type,
-      size: input.size!,
-      resolution: input.resolution!,
+      size: input.size,
+      resolution: input.resolution,
     }).returning();
     return dto(row!, 0);
   }

@@ -8,10 +8,9 @@ import { XMLParser } from "fast-xml-parser";
 import { and, desc, eq } from "drizzle-orm";
 import { AppError, type Db } from "../../../kernel/mod.ts";
 import { mapLayers } from "../schema.ts";
+import { MAP_LAYER_MAX_BYTES, type MapLayerDto } from "./contract.ts";
 
-/** Spec 5: at most 10 MB per file. */
-export const MAP_LAYER_MAX_BYTES = 10 * 1024 * 1024;
-export const MAP_LAYER_EXTENSIONS = [".kml", ".json", ".geojson"] as const;
+export { MAP_LAYER_MAX_BYTES, type MapLayerDto };
 /** Deeper nesting is refused before anything recursive touches the content. */
 export const MAX_DEPTH = 64;
 const MAX_FEATURES = 100_000;
@@ -31,17 +30,6 @@ interface Feature {
 export interface FeatureCollection {
   type: "FeatureCollection";
   features: Feature[];
-}
-
-/** A stored layer without its content. */
-export interface MapLayerDto {
-  id: string;
-  name: string;
-  file_name: string;
-  format: "KML" | "GEOJSON";
-  size_bytes: number;
-  feature_count: number;
-  created_at: string;
 }
 
 const invalid = (reason: string): never => {

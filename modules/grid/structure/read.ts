@@ -1,59 +1,21 @@
-/** The grid structure of a customer: creation in one transaction and the nested read model. */
+/**
+ * The grid structure of a customer: creation in one transaction (the demo seed), the nested read
+ * model, its version marker, and the visual-statistics view of it.
+ */
 import { asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../kernel/mod.ts";
-import { isMvFeeder } from "../contract.ts";
+import { cells, feeders, lvGroups, mvFeederGroups, nodes, stationGroups } from "../schema.ts";
 import {
-  cells,
   type ElectricalWorkType,
-  feeders,
+  type FeederDirection,
   type FeederType,
-  lvGroups,
-  mvFeederGroups,
-  nodes,
-  stationGroups,
-} from "../schema.ts";
-
-/** A feeder as the API shows it. */
-export interface FeederDto {
-  id: string;
-  slot: number;
-  name: string;
-  type: FeederType;
-  in_out: "IN" | "OUT";
-  nominal_current_a: number;
-  parameters: Record<string, unknown>;
-}
-
-/** A node with its electrical work and feeders (spec 3 "Grid structure"). */
-export interface NodeDto {
-  id: string;
-  name: string;
-  latitude: number;
-  longitude: number;
-  electrical_distance: number;
-  upstream_node_id: string | null;
-  electrical_work: {
-    key: string;
-    name: string;
-    type: ElectricalWorkType;
-    latitude: number;
-    longitude: number;
-  };
-  feeders: FeederDto[];
-}
-
-/** hv_mv_station_groups > mv_feeder_groups > lv_groups > nodes. */
-export interface StationGroupDto {
-  id: string;
-  name: string;
-  latitude: number | null;
-  longitude: number | null;
-  mv_feeder_groups: {
-    id: string;
-    name: string;
-    lv_groups: { id: string; name: string; nodes: NodeDto[] }[];
-  }[];
-}
+  isMvFeeder,
+  type NodeDto,
+  type StationGroupDto,
+  type VisualStatisticsView,
+  type VisualStatisticsWork,
+} from "./contract.ts";
+import { feederDto } from "./feeder_rules.ts";
 
 /** Input of {@link createStructure}: the same tree without ids (ids are generated). */
 export interface NewStationGroup {
@@ -74,7 +36,7 @@ export interface NewStationGroup {
           slot: number;
           name: string;
           type: FeederType;
-          direction: "IN" | "OUT";
+          direction: FeederDirection;
           nominalCurrentA: number;
           /** Type-specific fields (modules/grid/validation.ts); none when omitted. */
           parameters?: Record<string, unknown>;
@@ -233,15 +195,7 @@ export async function readStructure(db: Db, customerKey: string): Promise<Statio
             latitude: n.latitude,
             longitude: n.longitude,
           },
-          feeders: (feedersOf.get(n.id) ?? []).map((f) => ({
-            id: f.id,
-            slot: f.slot,
-            name: f.name,
-            type: f.type,
-            in_out: f.direction,
-            nominal_current_a: f.nominalCurrentA,
-            parameters: f.parameters,
-          })),
+          feeders: (feedersOf.get(n.id) ?? []).map(feederDto),
         })),
       })),
     })),
@@ -264,29 +218,6 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
     else map.set(k, [row]);
   }
   return map;
-}
-
-/** An electrical work of the visual-statistics view, with its node at the work's coordinates. */
-export interface VisualStatisticsWork {
-  key: string;
-  name: string;
-  type: ElectricalWorkType;
-  latitude: number;
-  longitude: number;
-  nodes: (Omit<NodeDto, "electrical_work">)[];
-}
-
-/** Spec 2.1: the station-group data reshaped for /visual-statistics. */
-export interface VisualStatisticsView {
-  /** True when any node has an MV feeder (MV line, or transformer with MV estimation). */
-  has_mv_feeders: boolean;
-  lv_groups: {
-    id: string;
-    name: string;
-    station_group: { id: string; name: string };
-    mv_feeder_group: { id: string; name: string };
-    electrical_works: VisualStatisticsWork[];
-  }[];
 }
 
 /**

@@ -1,18 +1,31 @@
 import assert from "node:assert/strict";
 import { and, eq } from "drizzle-orm";
+import type { z } from "zod";
 import {
   AppError,
   createLogger,
   type Database,
   EventBus,
+  fieldIssues,
   migrate,
   openDatabase,
+  validationError,
 } from "../../../kernel/mod.ts";
 import { CellOnboardingService } from "../cells/cell_onboarding.ts";
 import { CellsService } from "../cells/cells.ts";
 import type { CellsToConfigure } from "../events.ts";
 import { cellMappings, cells, feeders, type MappedPhase } from "../schema.ts";
-import { assertMvEstimationMapping, GridSetupService } from "./setup_service.ts";
+import {
+  electricalWorksSearchQuery,
+  feederInput,
+  mvTopologyInput,
+  newLvGroupInput,
+  newMvFeederGroupInput,
+  newNodeInput,
+  stationGroupInput,
+} from "./contract.ts";
+import { assertMvEstimationMapping } from "./feeder_rules.ts";
+import { GridSetupService } from "./setup_service.ts";
 import { readStructure } from "./read.ts";
 
 const CUSTOMER = "cust-a";
@@ -42,9 +55,48 @@ const line = (type = "LV_LINE", in_out = "OUT", meshed = false) => ({
   parameters: { meshed },
 });
 
+/** Parses a body as the route's `validate()` does: 400 common.validation with field errors. */
+function parse<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw validationError(fieldIssues(result.error.issues, input));
+  return result.data;
+}
+
+/** The setup calls as the routes make them: the body parsed with the contract, then the service. */
+function calls(setup: GridSetupService) {
+  const { stations, mvFeederGroups, lvGroups, nodes, mvTopology, electricalWorks } = setup;
+  return {
+    createStationGroup: async (c: string, body: unknown) =>
+      await stations.create(c, parse(stationGroupInput, body)),
+    deleteStationGroup: (c: string, id: string) => stations.delete(c, id),
+    createMvFeederGroup: async (c: string, body: unknown) =>
+      await mvFeederGroups.create(c, parse(newMvFeederGroupInput, body)),
+    deleteMvFeederGroup: (c: string, id: string) => mvFeederGroups.delete(c, id),
+    createLvGroup: async (c: string, body: unknown) =>
+      await lvGroups.create(c, parse(newLvGroupInput, body)),
+    deleteLvGroup: (c: string, id: string) => lvGroups.delete(c, id),
+    createNode: async (c: string, body: unknown) =>
+      await nodes.create(c, parse(newNodeInput, body)),
+    node: (c: string, id: string) => nodes.get(c, id),
+    deleteNode: (c: string, id: string) => nodes.delete(c, id),
+    addFeeder: async (c: string, node: string, body: unknown) =>
+      await nodes.addFeeder(c, node, parse(feederInput, body)),
+    updateFeeder: async (c: string, node: string, id: string, body: unknown) =>
+      await nodes.updateFeeder(c, node, id, parse(feederInput, body)),
+    deleteFeeder: (c: string, node: string, id: string) => nodes.deleteFeeder(c, node, id),
+    mvTopology: (c: string, id: string) => mvTopology.get(c, id),
+    setMvTopology: async (c: string, id: string, body: unknown) =>
+      await mvTopology.set(c, id, parse(mvTopologyInput, body)),
+    clearMvTopology: (c: string, id: string) => mvTopology.clear(c, id),
+    electricalWorksStatus: (c: string, now?: number) => electricalWorks.status(c, now),
+    searchElectricalWorks: async (c: string, q: string) =>
+      await electricalWorks.search(c, parse(electricalWorksSearchQuery, { q }).q),
+  };
+}
+
 interface World {
   db: Database;
-  setup: GridSetupService;
+  setup: ReturnType<typeof calls>;
   cells: CellsService;
   onboarding: CellOnboardingService;
   events: CellsToConfigure[];
@@ -62,7 +114,7 @@ async function withWorld(fn: (w: World) => Promise<void>) {
     bus.subscribe("grid.cellsToConfigure", (e) => {
       events.push(e);
     });
-    const setup = new GridSetupService(db.db, bus);
+    const setup = calls(new GridSetupService(db.db, bus));
     const registry = new CellsService(db.db);
     const station = await setup.createStationGroup(CUSTOMER, { name: "Substation South" });
     const mv = await setup.createMvFeederGroup(CUSTOMER, {

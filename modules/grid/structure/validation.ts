@@ -1,19 +1,10 @@
 /**
- * Validation rules of the grid setup (spec 5): names, feeder fields per type, numeric ranges with
- * two decimals, and the feeder rules of a node. Pure functions: each returns the issues it finds
- * as message keys of the error catalogue texts (`validation.*` in errors.json), which the web form
- * shows with the same keys.
+ * The limits of the grid setup (spec 5): names, feeder fields per type, numeric ranges with two
+ * decimals, the vector groups. The contract's input schemas (contract.ts) apply them with the
+ * message keys of the error catalogue (`validation.*` in errors.json); the web forms use the same
+ * limits and keys. Pure: imports only the contract's types.
  */
-import { estimatesMv, FEEDER_TYPES, type FeederType } from "../contract.ts";
-
-export { estimatesMv };
-
-/** One field problem: where, which message key, and the message's parameters. */
-export interface Issue {
-  path: string;
-  key: string;
-  params?: Record<string, unknown>;
-}
+import type { FeederType } from "./contract.ts";
 
 /** Grid item names (station group, MV feeder group, LV group, electrical work, feeder). */
 export const GRID_NAME = { min: 3, max: 60 } as const;
@@ -69,97 +60,11 @@ export const FEEDER_FIELDS: Readonly<Record<FeederType, readonly NumericField[]>
 /** Line feeders may belong to a meshed network (then they must be Input). */
 export const LINE_TYPES: readonly FeederType[] = ["LV_LINE", "MV_LINE"];
 
-/** The issue of a name, or null when it is valid. */
-export function nameIssue(
-  path: string,
-  value: unknown,
-  limits: { min: number; max: number } = GRID_NAME,
-): Issue | null {
-  const name = typeof value === "string" ? value.trim() : "";
-  if (!name) return { path, key: "validation.pleaseInputName" };
-  if (name.length < limits.min) {
-    return { path, key: "validation.nameMin", params: { count: limits.min } };
-  }
-  if (name.length > limits.max) {
-    return { path, key: "validation.nameMax", params: { count: limits.max } };
-  }
-  if (FORBIDDEN_NAME_CHARS.test(name)) return { path, key: "validation.forbiddenChars" };
-  return null;
-}
-
-/** The issue of a required number in a range with at most two decimals, or null. */
-export function numberIssue(path: string, value: unknown, field: NumericField): Issue | null {
-  if (value === undefined || value === null || value === "") {
-    return { path, key: "validation.required" };
-  }
-  if (typeof value !== "number" || !Number.isFinite(value)) {
-    return { path, key: "validation.onlyNumbers" };
-  }
-  if (field.integer && !Number.isInteger(value)) return { path, key: "validation.integerOnly" };
-  if (
-    value < field.min || value > field.max || Math.abs(value * 100 - Math.round(value * 100)) > 1e-6
-  ) {
-    return { path, key: "validation.range", params: { min: field.min, max: field.max } };
-  }
-  return null;
-}
-
-/** A feeder as the setup calls receive it. */
-export interface FeederInput {
-  name: string;
-  type: FeederType;
-  in_out: "IN" | "OUT";
-  nominal_current_a: number;
-  parameters: Record<string, unknown>;
-}
-
-/** Issues of one feeder: name, in/out, nominal current, type fields, vector group, meshed. */
-export function feederIssues(
-  prefix: string,
-  feeder: Partial<Record<keyof FeederInput, unknown>>,
-): Issue[] {
-  const issues: Issue[] = [];
-  const push = (issue: Issue | null) => issue && issues.push(issue);
-  push(nameIssue(`${prefix}name`, feeder.name));
-  const type = feeder.type as FeederType;
-  if (!FEEDER_TYPES.includes(type)) {
-    issues.push({ path: `${prefix}type`, key: "validation.required" });
-    return issues;
-  }
-  if (feeder.in_out !== "IN" && feeder.in_out !== "OUT") {
-    issues.push({ path: `${prefix}in_out`, key: "validation.required" });
-  }
-  push(numberIssue(`${prefix}nominal_current_a`, feeder.nominal_current_a, NOMINAL_CURRENT));
-  const parameters =
-    (typeof feeder.parameters === "object" && feeder.parameters !== null
-      ? feeder.parameters
-      : {}) as Record<string, unknown>;
-  for (const field of FEEDER_FIELDS[type]) {
-    push(numberIssue(`${prefix}parameters.${field.name}`, parameters[field.name], field));
-  }
-  if (type === "TRANSFORMER") {
-    if (!VECTOR_GROUPS.includes(parameters.vectorGroup as (typeof VECTOR_GROUPS)[number])) {
-      issues.push({ path: `${prefix}parameters.vectorGroup`, key: "validation.required" });
-    }
-    if (typeof parameters.mvVoltageEstimation !== "boolean") {
-      issues.push({ path: `${prefix}parameters.mvVoltageEstimation`, key: "validation.required" });
-    }
-  }
-  if (LINE_TYPES.includes(type) && parameters.meshed === true && feeder.in_out === "OUT") {
-    issues.push({ path: `${prefix}in_out`, key: "validation.meshedFeederAsInput" });
-  }
-  const batteryMin = parameters.minSoc, batteryMax = parameters.maxSoc;
-  if (
-    type === "BATTERY" && typeof batteryMin === "number" && typeof batteryMax === "number" &&
-    batteryMin >= batteryMax
-  ) {
-    issues.push({
-      path: `${prefix}parameters.maxSoc`,
-      key: "validation.range",
-      params: { min: 80, max: 100 },
-    });
-  }
-  return issues;
+/** Whether a number is within a field's range with at most two decimals (integers if asked). */
+export function withinRange(value: number, field: NumericField): boolean {
+  if (field.integer && !Number.isInteger(value)) return false;
+  return value >= field.min && value <= field.max &&
+    Math.abs(value * 100 - Math.round(value * 100)) <= 1e-6;
 }
 
 /** Keeps only the parameters of a feeder type (unknown keys are dropped, not stored). */
@@ -175,30 +80,6 @@ export function feederParameters(
   }
   if (LINE_TYPES.includes(type)) kept.meshed = parameters.meshed === true;
   return kept;
-}
-
-/** Coordinates in degrees. */
-export function coordinateIssues(
-  prefix: string,
-  latitude: unknown,
-  longitude: unknown,
-  required: boolean,
-): Issue[] {
-  const issues: Issue[] = [];
-  const check = (path: string, value: unknown, limit: number) => {
-    if (value === undefined || value === null) {
-      if (required) issues.push({ path, key: "validation.required" });
-      return;
-    }
-    if (typeof value !== "number" || !Number.isFinite(value)) {
-      issues.push({ path, key: "validation.onlyNumbers" });
-    } else if (Math.abs(value) > limit) {
-      issues.push({ path, key: "validation.range", params: { min: -limit, max: limit } });
-    }
-  };
-  check(`${prefix}latitude`, latitude, 90);
-  check(`${prefix}longitude`, longitude, 180);
-  return issues;
 }
 
 /** Spec 5: a transformer feeder with MV estimation needs L1, L2 and L3 mapped. */

@@ -1,17 +1,52 @@
 import assert from "node:assert/strict";
+import type { z } from "zod";
+import { fieldIssues } from "../../../kernel/mod.ts";
+import type { FieldIssue } from "../../../kernel/mod.ts";
+import { feederInput, gridName, numeric, stationGroupInput } from "./contract.ts";
 import {
   FEEDER_FIELDS,
-  feederIssues,
   hasThreePhaseMapping,
-  nameIssue,
   NEW_NODE_NAME,
-  numberIssue,
+  type NumericField,
   VECTOR_GROUPS,
 } from "./validation.ts";
 
+/** The field errors a schema gives for `input` (none when valid), as the routes answer them. */
+function issuesOf(schema: z.ZodType, input: unknown): FieldIssue[] {
+  const result = schema.safeParse(input);
+  return result.success ? [] : fieldIssues(result.error.issues, input);
+}
+
+/** The first field error of a name (path `name`), or null when it is valid. */
+function nameIssue(path: string, value: unknown, limits?: { min: number; max: number }) {
+  const [issue] = issuesOf(gridName(limits), value);
+  return issue ? { ...issue, path } : null;
+}
+
+/** The first field error of a number, or null when it is valid. */
+function numberIssue(path: string, value: unknown, field: NumericField) {
+  const [issue] = issuesOf(numeric(field), value);
+  return issue ? { ...issue, path } : null;
+}
+
+/** The field errors of a feeder body. */
+function feederIssues(_prefix: string, feeder: unknown) {
+  return issuesOf(feederInput, feeder);
+}
+
 Deno.test("nameIssue() gives the spec's messages for grid item names (3-60)", () => {
   assert.equal(nameIssue("name", "Substation South"), null);
-  assert.deepEqual(nameIssue("name", ""), { path: "name", key: "validation.pleaseInputName" });
+  assert.deepEqual(nameIssue("name", ""), {
+    path: "name",
+    key: "validation.pleaseInputName",
+    params: {},
+  });
+  assert.deepEqual(nameIssue("name", "  "), {
+    path: "name",
+    key: "validation.pleaseInputName",
+    params: {},
+  });
+  assert.deepEqual(nameIssue("name", 7)?.key, "validation.pleaseInputName");
   assert.deepEqual(nameIssue("name", "ab"), {
     path: "name",
     key: "validation.nameMin",
@@ -100,6 +135,33 @@ Deno.test("feederIssues() checks battery, PV, boiler, in/out and the meshed rule
     "in_out:validation.meshedFeederAsInput",
   ]);
   assert.deepEqual(keys({ type: "LV_LINE", in_out: "IN", parameters: { meshed: true } }), []);
+});
+
+Deno.test("feederInput keeps only the type's parameters and trims the name", () => {
+  const parsed = feederInput.parse({
+    name: "  PV roof ",
+    type: "PV_INVERTER",
+    in_out: "IN",
+    nominal_current_a: 40,
+    parameters: { minimumPowerFactor: 0.9, meshed: true, vectorGroup: "Dy5" },
+  });
+  assert.equal(parsed.name, "PV roof");
+  assert.deepEqual(parsed.parameters, { minimumPowerFactor: 0.9 });
+});
+
+Deno.test("stationGroupInput takes optional coordinates within range ('' and null: none)", () => {
+  assert.deepEqual(stationGroupInput.parse({ name: "Station", latitude: "", longitude: null }), {
+    name: "Station",
+    latitude: null,
+    longitude: null,
+  });
+  assert.deepEqual(
+    issuesOf(stationGroupInput, { name: "Station", latitude: 91, longitude: "x" }),
+    [
+      { path: "latitude", key: "validation.range", params: { min: -90, max: 90 } },
+      { path: "longitude", key: "validation.onlyNumbers", params: {} },
+    ],
+  );
 });
 
 Deno.test("hasThreePhaseMapping() needs L1, L2 and L3", () => {
