@@ -113,7 +113,7 @@ export const mapLayers = gridSchema.table("map_layers", {
   customerKey: text("customer_key").notNull(),
   name: text("name").notNull(),
   fileName: text("file_name").notNull(),
-  format: text("format", { enum: ["KML", "GEOJSON"] }).notNull(),
+  format: text("format", { enum: MAP_LAYER_FORMATS }).notNull(),
   sizeBytes: integer("size_bytes").notNull(),
   featureCount: integer("feature_count").notNull(),
   geojson: jsonb("geojson").$type<Record<string, unknown>>().notNull(),
