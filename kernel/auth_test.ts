@@ -11,6 +11,7 @@ import {
   SignJWT,
 } from "jose";
 import {
+  checkedVerifier,
   createJwtVerifier,
   holdsKey,
   isAppAdmin,
@@ -97,6 +98,7 @@ Deno.test("createJwtVerifier() accepts a token of the trusted key and strips the
       role: "admin",
       appsRoles: ["hes:default", "app:grid-monitoring:user"],
       language: "de",
+      issuedAt: nowSeconds() - 60,
     } satisfies Principal,
   );
 });
@@ -195,6 +197,36 @@ Deno.test("createJwtVerifier() refuses a signed token missing roles, customer or
   for (const payload of variants) {
     await assertRefused(await accessToken({ payload }), "claims");
   }
+});
+
+Deno.test("checkedVerifier() hands the verified principal to the access check and returns its answer", async () => {
+  const seen: Principal[] = [];
+  const checked = checkedVerifier(verifier, {
+    apply(principal) {
+      seen.push(principal);
+      if (principal.userId === "u-42" && (principal.issuedAt ?? 0) < nowSeconds()) {
+        return { ...principal, role: "user", appsRoles: [] };
+      }
+      return principal;
+    },
+  });
+  const principal = await checked.verify(await accessToken());
+  assert.equal(seen.length, 1);
+  assert.equal(principal.role, "user");
+  assert.deepEqual(principal.appsRoles, []);
+});
+
+Deno.test("checkedVerifier() lets a revocation's 401 through and never calls the check for a bad token", async () => {
+  let calls = 0;
+  const checked = checkedVerifier(verifier, {
+    apply() {
+      calls++;
+      throw new AppError("common.unauthorized", { reason: "revoked" });
+    },
+  });
+  await assertRefused(await accessToken(), "revoked", checked);
+  await assertRefused(await accessToken({ key: stranger.privateKey }), "invalid", checked);
+  assert.equal(calls, 1);
 });
 
 Deno.test("holdsKey() matches the key itself and key:role entries only", () => {

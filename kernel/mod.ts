@@ -19,6 +19,8 @@ export { EventBus, type EventMap } from "./events.ts";
 export { hashPassword, verifyPassword } from "./passwords.ts";
 export { serveWebApp } from "./static.ts";
 export {
+  type AccessCheck,
+  checkedVerifier,
   createJwtVerifier,
   holdsKey,
   isAppAdmin,
