@@ -16,6 +16,7 @@ import {
   API_PREFIXES,
   type AppConfig,
   type AppEnv,
+  checkedVerifier,
   ConfigError,
   createHttpApp,
   createLogger,
@@ -88,6 +89,9 @@ export async function startPlatform(
     bus,
     customerOf: (key) => customers.service.getByKey(key),
     publicUrl: config.publicUrl,
+    // An external provider's token lifetime is its own: a day covers the usual settings.
+    tokenLifetimeSeconds: config.externalOidc ? 86_400 : config.accessTokenTtl,
+    logger: logger.child({ module: "users" }),
   });
   const grid = gridModule({ db, bus, store, analytics });
   if (config.demoSeed) {
@@ -110,6 +114,8 @@ export async function startPlatform(
     external: config.externalOidc,
     accessTokenTtl: config.accessTokenTtl,
   });
+  // Every bearer token, on the API and on the STOMP socket, passes the users' revocation registry.
+  const verifier = checkedVerifier(identity.verifier, users.access);
   const monitoring = await monitoringModule({
     db,
     bus,
@@ -123,7 +129,7 @@ export async function startPlatform(
     db,
     bus,
     users: users.service,
-    verifier: identity.verifier,
+    verifier,
     tenants: customers.service.tenants,
     logger,
     smtpUrl: config.smtpUrl,
@@ -174,7 +180,7 @@ export async function startPlatform(
         sessionInactivityMinutes: config.sessionInactivityMinutes,
       } satisfies WebConfig,
     ));
-  mountModules(app, modules, identity.verifier, customers.service.tenants);
+  mountModules(app, modules, verifier, customers.service.tenants);
   app.use("*", serveWebApp(config.webDist, API_PREFIXES));
   for (const module of modules) await module.start?.();
 
