@@ -113,6 +113,8 @@ export async function startPlatform(
     logger,
     external: config.externalOidc,
     accessTokenTtl: config.accessTokenTtl,
+    bus,
+    clientAddress: { trustProxy: config.trustProxy },
   });
   // Every bearer token, on the API and on the STOMP socket, passes the users' revocation registry.
   const verifier = checkedVerifier(identity.verifier, users.access);

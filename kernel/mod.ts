@@ -42,6 +42,7 @@ export {
   validate,
 } from "./http.ts";
 export { fieldIssues } from "./field_issues.ts";
+export { clientAddress, type ClientAddressOptions } from "./client_address.ts";
 export type { WebConfig } from "./contract.ts";
 export {
   type ApiRoute,

@@ -1,6 +1,12 @@
 /** Forwards /oidc requests from the public server to the provider's loopback port. */
 import { Hono } from "hono";
-import type { AppEnv } from "../../kernel/mod.ts";
+import { type AppEnv, clientAddress, type ClientAddressOptions } from "../../kernel/mod.ts";
+
+/**
+ * The header that carries the client's address to the provider on its loopback port (login
+ * throttling and logs). Whatever the client sends under this name is replaced.
+ */
+export const CLIENT_ADDRESS_HEADER = "x-gridwatch-client-address";
 
 const HOP_BY_HOP = [
   "connection",
@@ -12,12 +18,18 @@ const HOP_BY_HOP = [
 ];
 
 /** Routes mounted at the root that proxy every /oidc/* request. */
-export function oidcProxyRoutes(port: number): Hono<AppEnv> {
+export function oidcProxyRoutes(
+  port: number,
+  addressOptions: ClientAddressOptions = { trustProxy: false },
+): Hono<AppEnv> {
   return new Hono<AppEnv>().all("/oidc/*", async (c) => {
     const url = new URL(c.req.url);
     const headers = new Headers(c.req.raw.headers);
     headers.set("x-forwarded-host", url.host);
     headers.set("x-forwarded-proto", url.protocol.replace(":", ""));
+    headers.delete(CLIENT_ADDRESS_HEADER);
+    const address = clientAddress(c, addressOptions);
+    if (address) headers.set(CLIENT_ADDRESS_HEADER, address);
     const hasBody = !["GET", "HEAD"].includes(c.req.method);
     const upstream = await fetch(`http://127.0.0.1:${port}${url.pathname}${url.search}`, {
       method: c.req.method,
