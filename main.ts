@@ -6,7 +6,7 @@ import { type MeasurementStore, startStreamingCore } from "./core/mod.ts";
 import { customersModule } from "./modules/customers/mod.ts";
 import { seedDemo, startDemoSimulation, startFieldCellPolling } from "./modules/demo/mod.ts";
 import { type CellsService, gridModule } from "./modules/grid/mod.ts";
-import { createIdentity } from "./modules/identity/mod.ts";
+import { createIdentity, type LoginThrottleOptions } from "./modules/identity/mod.ts";
 import { type IngestionModule, ingestionModule } from "./modules/ingestion/mod.ts";
 import { type IoMonitoringModule, ioMonitoringModule } from "./modules/io_monitoring/mod.ts";
 import { type NotificationCentre, notificationsModule } from "./modules/notifications/mod.ts";
@@ -69,10 +69,17 @@ export interface Platform {
   close(): Promise<void>;
 }
 
+/** What tests may change in a platform beyond its config. */
+export interface PlatformOptions {
+  /** The login throttle's policies and clock (tests expire a lockout without waiting). */
+  loginThrottle?: LoginThrottleOptions;
+}
+
 /** Opens the stores, migrates, seeds the demo when enabled, and assembles every module. */
 export async function startPlatform(
   config: AppConfig,
   logger: Logger = createLogger(config.logLevel),
+  options: PlatformOptions = {},
 ): Promise<Platform> {
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   const applied = await migrate(database);
@@ -115,6 +122,7 @@ export async function startPlatform(
     accessTokenTtl: config.accessTokenTtl,
     bus,
     clientAddress: { trustProxy: config.trustProxy },
+    ...(options.loginThrottle ? { throttle: options.loginThrottle } : {}),
   });
   // Every bearer token, on the API and on the STOMP socket, passes the users' revocation registry.
   const verifier = checkedVerifier(identity.verifier, users.access);

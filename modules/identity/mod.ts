@@ -29,6 +29,7 @@ export {
   ACCOUNT_POLICY,
   ADDRESS_POLICY,
   LoginThrottle,
+  type LoginThrottleOptions,
   type ThrottlePolicy,
 } from "./login_throttle.ts";
 
