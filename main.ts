@@ -22,6 +22,7 @@ import {
   createLogger,
   type Db,
   EventBus,
+  inputGate,
   loadConfig,
   type Logger,
   migrate,
@@ -175,6 +176,7 @@ export async function startPlatform(
   ];
 
   const app = createHttpApp(logger);
+  app.use(inputGate(modules.flatMap((m) => m.bodyLimits ?? [])));
   app.get("/health", (c) => c.json({ status: "ok", version: pkg.version }));
   app.get("/config.json", (c) =>
     c.json(
@@ -188,6 +190,7 @@ export async function startPlatform(
         appsOpenToAll: ["user-settings", "app:api-doc"],
         helpBaseUrl: "/help",
         sessionInactivityMinutes: config.sessionInactivityMinutes,
+        publicUrl: config.publicUrl,
       } satisfies WebConfig,
     ));
   mountModules(app, modules, verifier, customers.service.tenants);

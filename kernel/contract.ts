@@ -42,4 +42,9 @@ export interface WebConfig {
   sessionInactivityMinutes: number;
   /** Base URL of the REST calls; absent: the same origin. */
   apiBaseUrl?: string;
+  /**
+   * PUBLIC_URL: the address the product is installed at. The sign-in only works there (the
+   * identity provider's redirects name it), so the web app opened elsewhere says where to go.
+   */
+  publicUrl?: string;
 }

@@ -43,6 +43,7 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = Object.freeze([
   { key: "common.payloadTooLarge", status: 413 },
   { key: "common.unsupportedMediaType", status: 415 },
   { key: "common.rateLimited", status: 429 },
+  { key: "common.headersTooLarge", status: 431 },
   { key: "common.internal", status: 500 },
   { key: "common.serviceUnavailable", status: 503 },
   // The spec gives these grid texts (8.1) without a number, yet the API must be able to send them.

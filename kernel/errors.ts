@@ -48,6 +48,7 @@ const STATUS_KEYS: Record<number, string> = {
   413: "common.payloadTooLarge",
   415: "common.unsupportedMediaType",
   429: "common.rateLimited",
+  431: "common.headersTooLarge",
   500: "common.internal",
   503: "common.serviceUnavailable",
 };

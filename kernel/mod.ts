@@ -54,4 +54,11 @@ export {
 } from "./openapi.ts";
 export { API_PREFIXES, type ApiPrefix, isApiPath } from "./api_prefixes.ts";
 export { type Mount, type PlatformModule } from "./module.ts";
+export {
+  type BodyLimit,
+  DEFAULT_BODY_BYTES,
+  inputGate,
+  MAX_HEADER_BYTES,
+  readLimited,
+} from "./input_gate.ts";
 export { CUSTOMER_HEADER, type Tenant, tenant, type TenantDirectory } from "./tenant.ts";

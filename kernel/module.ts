@@ -5,6 +5,7 @@
  */
 import type { Hono } from "hono";
 import type { AppEnv } from "./http.ts";
+import type { BodyLimit } from "./input_gate.ts";
 
 /** A sub-app and the path prefix it is mounted at (one of API_PREFIXES). */
 export interface Mount {
@@ -23,6 +24,11 @@ export interface PlatformModule {
   api?: Mount[];
   /** Routes without user authentication (the cell protocol, links in e-mails, documents). */
   public?: Mount[];
+  /**
+   * Paths that take larger bodies than the input gate's default (uploads, the cell protocol);
+   * every other body is limited to DEFAULT_BODY_BYTES (kernel/input_gate.ts).
+   */
+  bodyLimits?: BodyLimit[];
   /** Starts background work (timers, watchers) once every module is assembled and mounted. */
   start?(): void | Promise<void>;
   /** Stops background work; modules are closed in the reverse order of the list. */

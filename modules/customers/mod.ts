@@ -5,7 +5,8 @@
  * cached customer directory the tenant middleware reads.
  */
 import type { Db, PlatformModule } from "../../kernel/mod.ts";
-import { customerRoutes } from "./routes.ts";
+import { MAX_LOGO_BYTES } from "./logo_image.ts";
+import { customerRoutes, MULTIPART_SLACK } from "./routes.ts";
 import { CustomersService } from "./service.ts";
 
 export { CustomersService } from "./service.ts";
@@ -22,5 +23,13 @@ export interface CustomersModule extends PlatformModule {
 /** Builds the customers module. */
 export function customersModule(deps: { db: Db }): CustomersModule {
   const service = new CustomersService(deps.db);
-  return { name: "customers", service, api: [{ prefix: "/csm", routes: customerRoutes(service) }] };
+  return {
+    name: "customers",
+    service,
+    api: [{ prefix: "/csm", routes: customerRoutes(service) }],
+    bodyLimits: [{
+      path: /^\/csm\/customers\/[^/]+\/logo$/,
+      bytes: MAX_LOGO_BYTES + MULTIPART_SLACK,
+    }],
+  };
 }

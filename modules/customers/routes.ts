@@ -1,7 +1,7 @@
 /** The csm calls of spec 7 and the settings calls (docs/contracts.md, "Settings calls"). */
 import { Hono } from "hono";
 import { z } from "zod";
-import { type AppEnv, AppError, doc, requireApp, validate } from "../../kernel/mod.ts";
+import { type AppEnv, AppError, doc, readLimited, requireApp, validate } from "../../kernel/mod.ts";
 import {
   customerDto,
   customerSettingsDto,
@@ -16,41 +16,17 @@ import type { CustomersService } from "./service.ts";
 const settingsAdmin = requireApp("hes:cm", { admin: true });
 const monitoringAdmin = requireApp("app:grid-monitoring", { admin: true });
 /** Room for the multipart envelope around a 3 MB file. */
-const MULTIPART_SLACK = 64 * 1024;
+export const MULTIPART_SLACK = 64 * 1024;
 
-/** Reads at most `limit` bytes of a body: Content-Length first, then while streaming. */
-async function readLimited(req: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
-  const declared = Number(req.headers.get("content-length") ?? Number.NaN);
-  if (declared > limit) throw new AppError("settings.logoTooLarge");
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = req.body?.getReader();
-  while (reader) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw new AppError("settings.logoTooLarge");
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}
+const logoTooLarge = () => new AppError("settings.logoTooLarge");
 
 /** The logo bytes of a raw image body or of the first file of a multipart form. */
 async function logoUpload(req: Request): Promise<Uint8Array> {
   const type = req.headers.get("content-type") ?? "";
   if (!type.toLowerCase().startsWith("multipart/form-data")) {
-    return await readLimited(req, MAX_LOGO_BYTES);
+    return await readLimited(req, MAX_LOGO_BYTES, logoTooLarge);
   }
-  const raw = await readLimited(req, MAX_LOGO_BYTES + MULTIPART_SLACK);
+  const raw = await readLimited(req, MAX_LOGO_BYTES + MULTIPART_SLACK, logoTooLarge);
   let form: FormData;
   try {
     form = await new Response(raw, { headers: { "content-type": type } }).formData();

@@ -184,8 +184,10 @@ const applications = texts.superRefine((list, ctx) => {
 });
 
 /** Whether a parse has no issue yet on the fields a cross-field rule reads. */
-const clean = (...fields: string[]) => (payload: { issues: readonly z.core.$ZodRawIssue[] }) =>
-  !payload.issues.some((i) => fields.includes((i.path ?? []).join(".")));
+const clean =
+  (...fields: string[]) => (payload: { value: unknown; issues: readonly z.core.$ZodRawIssue[] }) =>
+    typeof payload.value === "object" && payload.value !== null &&
+    !payload.issues.some((i) => !i.path?.length || fields.includes(i.path.join(".")));
 
 /** `PUT /csm/customers/{cid}/settings`: the editable settings, checked by every rule. */
 export const settingsInput = z.object({

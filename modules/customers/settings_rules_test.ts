@@ -170,3 +170,10 @@ Deno.test("isCountry() and isTimeZone() accept real codes only", () => {
   assert.equal(isTimeZone("UTC"), true);
   assert.equal(isTimeZone("Mars/Olympus"), false);
 });
+
+Deno.test("a body that is not an object is a validation error, never a crash", () => {
+  for (const body of [null, [], "text", 42]) {
+    const result = settingsInput.safeParse(body);
+    assert.equal(result.success, false, JSON.stringify(body));
+  }
+});

@@ -7,7 +7,9 @@ import type { PlatformModule } from "../../kernel/mod.ts";
 import { cellConfigRoutes } from "./cell_config_routes.ts";
 import { CellsService } from "./cells.ts";
 import { type CellsSetupDeps, cellsSetupRoutes, cellsSetupServices } from "./cells_routes.ts";
+import { MAP_LAYER_MAX_BYTES } from "./map_layers.ts";
 import { gridRoutes } from "./routes.ts";
+import { MULTIPART_OVERHEAD } from "./setup_routes.ts";
 
 export { type CellDto, type CellIdentity, CellsService, type DeviceStatus } from "./cells.ts";
 export {
@@ -51,6 +53,7 @@ export function gridModule(deps: CellsSetupDeps): GridModule {
       { prefix: "/gsm", routes: gridRoutes(deps.db, deps.bus) },
       { prefix: "/gsm", routes: cellsSetupRoutes(cellsSetup) },
     ],
+    bodyLimits: [{ path: /^\/gsm\/map-layers$/, bytes: MAP_LAYER_MAX_BYTES + MULTIPART_OVERHEAD }],
     // The cells' configuration poll authenticates the cell, not a user.
     public: [{
       prefix: "/ingest",

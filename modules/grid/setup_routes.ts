@@ -12,6 +12,7 @@ import {
   type EventBus,
   holdsKey,
   isAppAdmin,
+  readLimited,
 } from "../../kernel/mod.ts";
 import { MAP_LAYER_MAX_BYTES, MapLayerService } from "./map_layers.ts";
 import { GridSetupService } from "./setup_service.ts";
@@ -29,7 +30,8 @@ const METERING_READERS = ["app:grid-metering", SETUP_KEY];
 /** JSON bodies of the setup calls are small. */
 const MAX_JSON_BYTES = 64 * 1024;
 /** Room for the multipart envelope around a 10 MB file. */
-const MULTIPART_OVERHEAD = 64 * 1024;
+export const MULTIPART_OVERHEAD = 64 * 1024;
+const mapLayerTooLarge = () => new AppError("validation.fileTooLarge", { size: 10 });
 
 type Ctx = Context<AppEnv>;
 
@@ -173,7 +175,11 @@ export function setupRoutes(db: Db, bus?: EventBus): Hono<AppEnv> {
       const key = customer(c, "write");
       const type = c.req.header("content-type") ?? "";
       if (!/^multipart\/form-data;/i.test(type)) throw new AppError("common.unsupportedMediaType");
-      const bytes = await readBounded(c.req.raw, MAP_LAYER_MAX_BYTES + MULTIPART_OVERHEAD);
+      const bytes = await readLimited(
+        c.req.raw,
+        MAP_LAYER_MAX_BYTES + MULTIPART_OVERHEAD,
+        mapLayerTooLarge,
+      );
       let form: FormData;
       try {
         form = await new Request("http://upload.local/", {
@@ -199,35 +205,4 @@ export function setupRoutes(db: Db, bus?: EventBus): Hono<AppEnv> {
       await layers.delete(key, c.req.param("id"));
       return c.body(null, 204);
     });
-}
-
-/**
- * Reads a request body of at most `limit` bytes: a larger Content-Length is refused before
- * reading, and a body that grows past the limit is cancelled as soon as it does.
- */
-async function readBounded(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  const tooLarge = () => new AppError("validation.fileTooLarge", { size: 10 });
-  if (declared > limit) throw tooLarge();
-  const reader = request.body?.getReader();
-  if (!reader) throw new AppError("common.badRequest");
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }

@@ -115,7 +115,12 @@ export async function createIdentity(opts: IdentityOptions): Promise<Identity> {
     web: { authority: issuer, clientId: WEB_CLIENT_ID, scope: SCOPE },
     name: "identity",
     // The proxy's routes carry the whole /oidc path.
-    public: [{ prefix: "/", routes: oidcProxyRoutes(running.port, opts.clientAddress) }],
+    public: [{
+      prefix: "/",
+      routes: oidcProxyRoutes(running.port, opts.publicUrl, opts.clientAddress),
+    }],
+    // Token requests and the login form are small; the provider's own parser fails beyond 16 KiB.
+    bodyLimits: [{ path: /^\/oidc\//, bytes: 16 * 1024 }],
     close: () => {
       unsubscribe();
       return running.close();

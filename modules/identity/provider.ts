@@ -56,6 +56,12 @@ export interface RunningProvider {
   close(): Promise<void>;
 }
 
+/** The 4xx status of an oidc-provider error (`statusCode`), or null. */
+function clientErrorStatus(error: unknown): number | null {
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === "number" && status >= 400 && status < 500 ? status : null;
+}
+
 /** Starts the provider on 127.0.0.1 with an ephemeral port. */
 export async function startProvider(deps: ProviderDeps): Promise<RunningProvider> {
   const provider = new Provider(`${deps.publicUrl}${OIDC_PATH}`, configuration(deps));
@@ -67,11 +73,15 @@ export async function startProvider(deps: ProviderDeps): Promise<RunningProvider
   const callback = provider.callback();
   const server: Server = createServer((req, res) => {
     handle(provider, deps, callback, req, res).catch((error) => {
-      deps.logger.error("OIDC interaction failed", { error });
+      // oidc-provider's own errors (an unknown or expired interaction, a bad request) carry a
+      // 4xx status: they are the client's, not the server's.
+      const status = clientErrorStatus(error) ?? 500;
+      if (status === 500) deps.logger.error("OIDC interaction failed", { error });
+      else deps.logger.info("OIDC interaction refused", { status, error: String(error) });
       if (!res.headersSent) {
         sendHtml(
           res,
-          500,
+          status,
           renderMessage({
             lang: "en",
             text: "error",

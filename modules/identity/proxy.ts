@@ -17,16 +17,25 @@ const HOP_BY_HOP = [
   "content-length",
 ];
 
-/** Routes mounted at the root that proxy every /oidc/* request. */
+/**
+ * Routes mounted at the root that proxy every /oidc/* request. The provider builds its
+ * discovery document, redirects and issuer from the forwarded host and scheme: those are
+ * PUBLIC_URL's, never the request's Host (a forged Host would otherwise name its own endpoints).
+ * The client's address goes along in {@link CLIENT_ADDRESS_HEADER} (login throttling, logs).
+ */
 export function oidcProxyRoutes(
   port: number,
+  publicUrl: string,
   addressOptions: ClientAddressOptions = { trustProxy: false },
 ): Hono<AppEnv> {
+  const origin = new URL(publicUrl);
   return new Hono<AppEnv>().all("/oidc/*", async (c) => {
     const url = new URL(c.req.url);
     const headers = new Headers(c.req.raw.headers);
-    headers.set("x-forwarded-host", url.host);
-    headers.set("x-forwarded-proto", url.protocol.replace(":", ""));
+    headers.delete("forwarded");
+    headers.set("host", origin.host);
+    headers.set("x-forwarded-host", origin.host);
+    headers.set("x-forwarded-proto", origin.protocol.replace(":", ""));
     headers.delete(CLIENT_ADDRESS_HEADER);
     const address = clientAddress(c, addressOptions);
     if (address) headers.set(CLIENT_ADDRESS_HEADER, address);

@@ -5,7 +5,7 @@
  */
 import type { Logger, PlatformModule } from "../../kernel/mod.ts";
 import { type MqttIngestion, type MqttIngestionOptions, startMqttIngestion } from "./mqtt.ts";
-import { type IngestionDeps, ingestionRoutes } from "./routes.ts";
+import { type IngestionDeps, ingestionRoutes, MAX_BATCH_BYTES } from "./routes.ts";
 import { StatusRecorder } from "./status_recorder.ts";
 
 export { type IngestionDeps, MAX_BATCH_BYTES } from "./routes.ts";
@@ -38,6 +38,8 @@ export function ingestionModule(
       return subscriber;
     },
     public: [{ prefix: "/ingest", routes: ingestionRoutes(deps, statuses) }],
+    // The cell protocol reads and checks its own bytes (docs/ingestion-protocol.md).
+    bodyLimits: [{ path: /^\/ingest\/v\d+\/batches$/, bytes: MAX_BATCH_BYTES, raw: true }],
     start() {
       statuses.start();
       if (deps.mqtt) subscriber = startMqttIngestion(deps, statuses, deps.mqtt);

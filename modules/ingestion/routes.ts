@@ -7,7 +7,7 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import type { MeasurementStore } from "../../core/mod.ts";
 import type { CellsService } from "../grid/mod.ts";
-import { type AppEnv, AppError, withDoc } from "../../kernel/mod.ts";
+import { type AppEnv, AppError, readLimited, withDoc } from "../../kernel/mod.ts";
 import { receiveBatch } from "./receive.ts";
 import type { StatusRecorder } from "./status_recorder.ts";
 
@@ -19,38 +19,6 @@ export interface IngestionDeps {
   store: MeasurementStore;
   rawLifetimeDays: number;
   now?: () => number;
-}
-
-/** Reads at most MAX_BATCH_BYTES of a request body (413 beyond, before reading it whole). */
-async function readBody(req: Request): Promise<Uint8Array> {
-  const declared = req.headers.get("content-length");
-  if (declared !== null) {
-    if (!/^\d{1,10}$/.test(declared) || Number(declared) > MAX_BATCH_BYTES) {
-      throw new AppError("common.payloadTooLarge");
-    }
-    return new Uint8Array(await req.arrayBuffer());
-  }
-  // Chunked: counted while streaming.
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = req.body?.getReader();
-  while (reader) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BATCH_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw new AppError("common.payloadTooLarge");
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return body;
 }
 
 /** Routes mounted at /ingest. */
@@ -67,7 +35,7 @@ export function ingestionRoutes(deps: IngestionDeps, statuses: StatusRecorder): 
       deps,
       statuses,
       cell,
-      await readBody(c.req.raw),
+      await readLimited(c.req.raw, MAX_BATCH_BYTES),
       (error) => c.get("logger").error("Ingest storage failed", { cellId: cell.cellId, error }),
     );
     return c.json(answer.body, answer.status);

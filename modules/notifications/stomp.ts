@@ -6,7 +6,6 @@
  * server's offer of 25000,25000; a connection silent for 2.5 times the agreed interval is closed.
  */
 import { Hono } from "hono";
-import { upgradeWebSocket } from "hono/deno";
 import {
   type AppEnv,
   AppError,
@@ -43,6 +42,13 @@ export interface StompOptions {
   /** Time allowed between opening the socket and a valid CONNECT, in ms (default 10000). */
   connectTimeoutMs?: number;
 }
+
+/** Subscriptions one session may hold (the product needs one: the user's notifications). */
+export const MAX_SUBSCRIPTIONS = 8;
+/** Live sessions of one user (tabs and windows); the next CONNECT gets an ERROR. */
+export const MAX_SESSIONS_PER_USER = 16;
+/** The WebSocket subprotocols of STOMP this server speaks; 1.2 only (accept-version). */
+export const SUBPROTOCOLS = ["v12.stomp"] as const;
 
 /** What a session needs from its transport (a WebSocket, or a fake in unit tests). */
 export interface StompTransport {
@@ -210,6 +216,9 @@ export class StompSession {
       return this.#fail("Unauthorized: unknown customer", frame);
     }
     if (this.#state !== "connecting") return;
+    if (this.hub.size(principal.userId) >= MAX_SESSIONS_PER_USER) {
+      return this.#fail(`At most ${MAX_SESSIONS_PER_USER} sessions per user`, frame);
+    }
     this.principal = principal;
     this.#state = "connected";
     const serverMs = this.options.heartbeatMs ?? 25_000;
@@ -250,6 +259,9 @@ export class StompSession {
       return this.#fail(`Forbidden destination ${destination}`, frame);
     }
     if (this.subscriptions.has(id)) return this.#fail("Duplicate subscription id", frame);
+    if (this.subscriptions.size >= MAX_SUBSCRIPTIONS) {
+      return this.#fail(`At most ${MAX_SUBSCRIPTIONS} subscriptions per session`, frame);
+    }
     this.subscriptions.set(id, destination);
     this.#receipt(frame);
   }
@@ -352,7 +364,22 @@ export class NotificationHub {
   }
 }
 
-/** The GET /websocket route (mounted at /nsm); a plain GET answers 400. */
+/**
+ * The subprotocol to answer from a Sec-WebSocket-Protocol offer: RFC 6455 lists tokens
+ * separated by commas with optional spaces (`v12.stomp,v11.stomp` from Node's `ws`). Null when
+ * nothing is offered (accepted: plain WebSocket clients); undefined when nothing offered is ours.
+ */
+export function pickSubprotocol(offer: string | undefined): string | null | undefined {
+  if (offer === undefined || offer.trim() === "") return null;
+  const offered = offer.split(",").map((token) => token.trim().toLowerCase());
+  return SUBPROTOCOLS.find((protocol) => offered.includes(protocol));
+}
+
+/**
+ * The GET /websocket route (mounted at /nsm). A plain GET answers 400, an offer without
+ * `v12.stomp` 400 naming it. The upgrade is Deno's own: its protocol check splits the offer on
+ * ", " only, so the chosen subprotocol is set on the 101 answer here.
+ */
 export function stompRoutes(hub: NotificationHub, options: StompOptions): Hono<AppEnv> {
   return new Hono<AppEnv>().get(
     "/websocket",
@@ -360,36 +387,40 @@ export function stompRoutes(hub: NotificationHub, options: StompOptions): Hono<A
       summary: "STOMP 1.2 over WebSocket: live notifications (token in CONNECT)",
       status: 101,
     }),
-    upgradeWebSocket(() => {
-      let session: StompSession | null = null;
-      return {
-        onOpen(_event, ws) {
-          const raw = ws.raw as WebSocket | undefined;
-          if (raw) raw.binaryType = "arraybuffer";
-          session = new StompSession(
-            {
-              send: (text) => ws.send(text),
-              close: (code, reason) => ws.close(code, reason),
-            },
-            hub,
-            options,
-          );
-        },
-        onMessage(event) {
-          const data = event.data;
-          if (typeof data === "string" || data instanceof ArrayBuffer) session?.receive(data);
-          else session?.close(1003, "Unsupported data");
-        },
-        onClose() {
-          session?.close();
-        },
-        onError() {
-          session?.close(1011, "Socket error");
-        },
+    (c) => {
+      if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
+        throw new AppError("common.badRequest", { reason: "websocketUpgradeRequired" });
+      }
+      const protocol = pickSubprotocol(c.req.header("sec-websocket-protocol"));
+      if (protocol === undefined) {
+        throw new AppError("common.badRequest", {
+          reason: "unsupportedSubprotocol",
+          supported: SUBPROTOCOLS.join(", "),
+        });
+      }
+      let upgraded: ReturnType<typeof Deno.upgradeWebSocket>;
+      try {
+        upgraded = Deno.upgradeWebSocket(c.req.raw);
+      } catch {
+        // Not a connection Deno can upgrade (a malformed handshake, or an in-process request).
+        throw new AppError("common.badRequest", { reason: "websocketUpgradeRequired" });
+      }
+      const { response, socket } = upgraded;
+      if (protocol) response.headers.set("sec-websocket-protocol", protocol);
+      socket.binaryType = "arraybuffer";
+      const session = new StompSession(
+        { send: (text) => socket.send(text), close: (code, reason) => socket.close(code, reason) },
+        hub,
+        options,
+      );
+      socket.onmessage = (event) => {
+        const data = event.data;
+        if (typeof data === "string" || data instanceof ArrayBuffer) session.receive(data);
+        else session.close(1003, "Unsupported data");
       };
-    }),
-    () => {
-      throw new AppError("common.badRequest", { reason: "websocketUpgradeRequired" });
+      socket.onclose = () => session.close();
+      socket.onerror = () => session.close(1011, "Socket error");
+      return response;
     },
   );
 }

@@ -180,6 +180,10 @@ export class StompParser {
       bodyEnd = buf.indexOf(NUL, pos);
       if (bodyEnd === -1) return null;
     }
+    // A whole frame inside one message is held to the limit as a partial one is.
+    if (bodyEnd + 1 > this.#maxFrameBytes) {
+      throw new StompProtocolError(`Frame larger than ${this.#maxFrameBytes} bytes`);
+    }
     const body = buf.slice(pos, bodyEnd);
     this.#buffer = buf.subarray(bodyEnd + 1);
     return { command, headers, body };

@@ -88,6 +88,11 @@ Deno.test("refuses unknown commands, malformed headers and oversized frames", ()
   assert.throws(() => new StompParser().push("HELLO\n\n\0"), /Unknown command/);
   assert.throws(() => new StompParser().push("SEND\nno-colon\n\n\0"), /Malformed header/);
   assert.throws(() => new StompParser().push("SEND\n:value\n\n\0"), /Malformed header/);
+  // A complete frame inside one message counts as much as one split over several.
+  assert.throws(
+    () => new StompParser({ maxFrameBytes: 64 }).push(`SEND\nx:${"y".repeat(100)}\n\nbody\0`),
+    /larger than 64/,
+  );
   const small = new StompParser({ maxFrameBytes: 64 });
   assert.throws(() => small.push(`SEND\ndestination:a\n\n${"x".repeat(100)}`), /larger than 64/);
   assert.throws(

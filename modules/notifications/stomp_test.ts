@@ -3,10 +3,13 @@ import { AppError, createLogger, type Principal, type TokenVerifier } from "../.
 import type { NotificationDto } from "./service.ts";
 import {
   bearerToken,
+  MAX_SESSIONS_PER_USER,
+  MAX_SUBSCRIPTIONS,
   negotiateHeartBeat,
   notificationDestination,
   NotificationHub,
   parseHeartBeat,
+  pickSubprotocol,
   StompSession,
   tokenExpiry,
 } from "./stomp.ts";
@@ -29,11 +32,13 @@ const verifier: TokenVerifier = {
       : Promise.reject(new AppError("common.unauthorized")),
 };
 
-function harness(opts: { heartbeatMs?: number; customerKey?: string | null } = {}) {
+function harness(
+  opts: { heartbeatMs?: number; customerKey?: string | null; hub?: NotificationHub } = {},
+) {
   const sent: (StompFrame | "heartbeat")[] = [];
   const parser = new StompParser({ side: "client" });
   const closed: { code: number; reason: string }[] = [];
-  const hub = new NotificationHub();
+  const hub = opts.hub ?? new NotificationHub();
   const session = new StompSession(
     {
       send: (text) => sent.push(...parser.push(text)),
@@ -198,4 +203,42 @@ Deno.test("the session ends when its token expires", async () => {
   assert.equal(h.closed.length, 0);
   await new Promise((r) => setTimeout(r, 200));
   assert.deepEqual(h.closed, [{ code: 4001, reason: "Token expired" }]);
+});
+
+Deno.test("the subprotocol offer is read with or without spaces; a foreign one is refused", () => {
+  assert.equal(pickSubprotocol("v12.stomp,v11.stomp"), "v12.stomp");
+  assert.equal(pickSubprotocol("v10.stomp, v11.stomp , V12.STOMP"), "v12.stomp");
+  assert.equal(pickSubprotocol(undefined), null);
+  assert.equal(pickSubprotocol(" "), null);
+  assert.equal(pickSubprotocol("mqtt,v11.stomp"), undefined);
+});
+
+Deno.test("a session holds at most MAX_SUBSCRIPTIONS subscriptions; one more is an ERROR", async () => {
+  const h = harness();
+  const destination = notificationDestination("u1");
+  let frames = "CONNECT\naccept-version:1.2\nAuthorization:Bearer good\n\n\0";
+  for (let i = 0; i <= MAX_SUBSCRIPTIONS; i++) {
+    frames += `SUBSCRIBE\nid:s${i}\ndestination:${destination}\n\n\0`;
+  }
+  h.session.receive(frames);
+  await h.settle();
+  assert.equal(h.session.subscriptions.size, MAX_SUBSCRIPTIONS);
+  assert.match(h.frames().at(-1)!.headers.message!, /At most 8 subscriptions/);
+  assert.equal(h.closed.length, 1);
+  h.hub.publish("u1", [NOTE]);
+  assert.equal(h.frames().filter((f) => f.command === "MESSAGE").length, 0);
+});
+
+Deno.test("a user holds at most MAX_SESSIONS_PER_USER sessions; the next CONNECT is refused", async () => {
+  const hub = new NotificationHub();
+  const sessions = Array.from({ length: MAX_SESSIONS_PER_USER + 1 }, () => harness({ hub }));
+  for (const h of sessions) {
+    h.session.receive("CONNECT\naccept-version:1.2\nAuthorization:Bearer good\n\n\0");
+    await h.settle();
+  }
+  assert.equal(hub.size("u1"), MAX_SESSIONS_PER_USER);
+  const last = sessions.at(-1)!;
+  assert.equal(last.frames()[0]?.command, "ERROR");
+  assert.match(last.frames()[0]!.headers.message!, /At most 16 sessions/);
+  hub.closeAll();
 });

@@ -104,3 +104,14 @@ test("a wrong password is refused on the login page with a clear message", async
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("alert")).toHaveText("The e-mail or the password is not correct.");
 });
+
+test("opened on another address than PUBLIC_URL, the page says which address to open", async ({ page, baseURL }) => {
+  const other = baseURL!.replace("localhost", "127.0.0.1");
+  await page.goto(`${other}/grid-monitoring?level=LV`);
+  await expect(page.getByRole("heading", { name: "Open GridWatch at its own address" }))
+    .toBeVisible();
+  await expect(page.getByText(`This installation is set up for ${baseURL}.`)).toBeVisible();
+  await page.getByRole("link", { name: `Open ${baseURL}` }).click();
+  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  expect(new URL(page.url()).origin).toBe(baseURL);
+});

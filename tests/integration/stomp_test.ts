@@ -113,6 +113,47 @@ Deno.test({
         await until("the session to end", () => hub.size() === 0);
       });
 
+      await t.step(
+        "an offer without spaces is accepted; a foreign subprotocol is refused",
+        async () => {
+          const handshake = async (offer: string) => {
+            const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port });
+            await conn.write(new TextEncoder().encode(
+              "GET /nsm/websocket HTTP/1.1\r\nHost: gw.test\r\nUpgrade: websocket\r\n" +
+                "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n" +
+                `Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: ${offer}\r\n\r\n`,
+            ));
+            const buf = new Uint8Array(4096);
+            const n = await conn.read(buf);
+            conn.close();
+            return new TextDecoder().decode(buf.subarray(0, n ?? 0));
+          };
+          const accepted = await handshake("v12.stomp,v11.stomp");
+          assert.match(accepted, /^HTTP\/1.1 101/);
+          assert.match(accepted, /sec-websocket-protocol: v12.stomp\r\n/i);
+          const refused = await handshake("mqtt");
+          assert.match(refused, /^HTTP\/1.1 400/);
+          assert.match(refused, /unsupportedSubprotocol/);
+          await until("the sessions to end", () => hub.size() === 0);
+        },
+      );
+
+      await t.step("a frame beyond 64 KiB in one message gets an ERROR and the close", async () => {
+        const ws = new WebSocket(url, ["v12.stomp"]);
+        const received: string[] = [];
+        const closed = new Promise<number>((resolve) => ws.onclose = (e) => resolve(e.code));
+        ws.onmessage = (e) => received.push(String(e.data));
+        await new Promise((resolve) => ws.onopen = resolve);
+        ws.send(
+          `CONNECT\naccept-version:1.2\nAuthorization:Bearer ${user}\nx:${
+            "a".repeat(8 << 20)
+          }\n\n\0`,
+        );
+        assert.equal(await closed, 1008);
+        assert.match(received.join(""), /^ERROR\n[^]*Frame larger than 65536 bytes/);
+        assert.equal(hub.size(), 0);
+      });
+
       await t.step("subscribing to another user's destination is refused", async () => {
         const c = open(url, user);
         await c.ready;

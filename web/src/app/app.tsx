@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import { ServiceUnavailablePage } from "../features/errors/service-unavailable-page.tsx";
 import { LoadingScreen } from "../features/session/loading-screen.tsx";
 import { SignInFailed } from "../features/session/sign-in-failed.tsx";
+import { WrongAddress } from "../features/session/wrong-address.tsx";
 import { createAppRouter } from "./router.tsx";
 import { boot, type BootOutcome, routeApiErrors, signIn } from "./session.ts";
 import { appStore } from "./store.ts";
@@ -40,6 +41,8 @@ export function App() {
         <ServiceUnavailablePage />
       </div>
     );
+  } else if (outcome.kind === "wrong-address") {
+    content = <WrongAddress publicUrl={outcome.publicUrl} />;
   } else if (outcome.kind === "sign-in-failed") {
     content = <SignInFailed onRetry={() => void signIn("/")} />;
   } else {

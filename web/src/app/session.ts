@@ -32,7 +32,9 @@ export type BootOutcome =
   | { kind: "session-failed" }
   | { kind: "redirecting" }
   | { kind: "config-failed" }
-  | { kind: "sign-in-failed" };
+  | { kind: "sign-in-failed" }
+  /** Opened on another address than PUBLIC_URL, where the sign-in cannot work. */
+  | { kind: "wrong-address"; publicUrl: string };
 
 let userManager: UserManager | null = null;
 let oidcUser: User | null = null;
@@ -42,6 +44,14 @@ async function fetchConfig(): Promise<AppConfig> {
   const response = await fetch("/config.json", { headers: { Accept: "application/json" } });
   if (!response.ok) throw new Error(`Cannot load /config.json: HTTP ${response.status}`);
   return parseConfig(await response.json());
+}
+
+function originOf(url: string): string | null {
+  try {
+    return url ? new URL(url).origin : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Starts the identity provider login, remembering where to come back. */
@@ -124,6 +134,10 @@ export async function boot(store: AppStore): Promise<BootOutcome> {
     config = await fetchConfig();
   } catch {
     return { kind: "config-failed" };
+  }
+  const publicOrigin = originOf(config.publicUrl);
+  if (publicOrigin && publicOrigin !== window.location.origin && !config.apiBaseUrl) {
+    return { kind: "wrong-address", publicUrl: config.publicUrl };
   }
   store.set(configAtom, config);
   const manager = createUserManager(config);

@@ -44,6 +44,7 @@ export function parseConfig(json: unknown): AppConfig {
     appsOpenToAll: open,
     helpBaseUrl: text(root, "helpBaseUrl", "/help").replace(/\/+$/, ""),
     apiBaseUrl: text(root, "apiBaseUrl", "").replace(/\/+$/, ""),
+    publicUrl: text(root, "publicUrl", "").replace(/\/+$/, ""),
     sessionInactivityMinutes: typeof root.sessionInactivityMinutes === "number" &&
         root.sessionInactivityMinutes >= 0
       ? root.sessionInactivityMinutes
