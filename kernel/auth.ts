@@ -23,7 +23,10 @@ export interface Principal {
   role: Role;
   appsRoles: string[];
   language: string;
-  /** The token's `iat` in seconds since the epoch (revocation compares it, kernel/auth.ts). */
+  /**
+   * When the token was issued, in ms since the epoch (revocation compares it with the user's
+   * access changes): the embedded provider's `iat_ms` claim, else the start of `iat`'s second.
+   */
   issuedAt?: number;
 }
 
@@ -90,8 +93,20 @@ export function principalFromClaims(claims: JWTPayload): Principal {
     role,
     appsRoles: appsRoles as string[],
     language: typeof claims.language === "string" ? claims.language : "en",
-    ...(typeof claims.iat === "number" ? { issuedAt: claims.iat } : {}),
+    ...(typeof claims.iat === "number" ? { issuedAt: issuedAtMs(claims.iat, claims.iat_ms) } : {}),
   };
+}
+
+/**
+ * A token's issue time in ms: `iat_ms` when it lies within `iat`'s second (the embedded
+ * provider sets it), else the start of that second (external providers).
+ */
+export function issuedAtMs(iat: number, iatMs: unknown): number {
+  const start = Math.floor(iat) * 1000;
+  return typeof iatMs === "number" && Number.isInteger(iatMs) && iatMs >= start &&
+      iatMs < start + 1000
+    ? iatMs
+    : start;
 }
 
 function isRole(value: unknown): value is Role {

@@ -15,6 +15,7 @@ import {
   createJwtVerifier,
   holdsKey,
   isAppAdmin,
+  issuedAtMs,
   type Principal,
   requireApp,
   requireAuth,
@@ -98,7 +99,7 @@ Deno.test("createJwtVerifier() accepts a token of the trusted key and strips the
       role: "admin",
       appsRoles: ["hes:default", "app:grid-monitoring:user"],
       language: "de",
-      issuedAt: nowSeconds() - 60,
+      issuedAt: (nowSeconds() - 60) * 1000,
     } satisfies Principal,
   );
 });
@@ -204,7 +205,7 @@ Deno.test("checkedVerifier() hands the verified principal to the access check an
   const checked = checkedVerifier(verifier, {
     apply(principal) {
       seen.push(principal);
-      if (principal.userId === "u-42" && (principal.issuedAt ?? 0) < nowSeconds()) {
+      if (principal.userId === "u-42" && (principal.issuedAt ?? 0) < Date.now()) {
         return { ...principal, role: "user", appsRoles: [] };
       }
       return principal;
@@ -227,6 +228,23 @@ Deno.test("checkedVerifier() lets a revocation's 401 through and never calls the
   await assertRefused(await accessToken(), "revoked", checked);
   await assertRefused(await accessToken({ key: stranger.privateKey }), "invalid", checked);
   assert.equal(calls, 1);
+});
+
+Deno.test("issuedAtMs() takes iat_ms only within iat's second, else the second's start", () => {
+  assert.equal(issuedAtMs(1_700_000_000, 1_700_000_000_250), 1_700_000_000_250);
+  assert.equal(issuedAtMs(1_700_000_000, 1_700_000_000_999), 1_700_000_000_999);
+  for (const bad of [1_700_000_001_000, 1_699_999_999_999, 1_700_000_000_000.5, "1700000000250"]) {
+    assert.equal(issuedAtMs(1_700_000_000, bad), 1_700_000_000_000, String(bad));
+  }
+  assert.equal(issuedAtMs(1_700_000_000, undefined), 1_700_000_000_000);
+});
+
+Deno.test("createJwtVerifier() reads iat_ms into the principal's issuedAt", async () => {
+  const iat = nowSeconds() - 60;
+  const principal = await verifier.verify(
+    await accessToken({ payload: profile({ iat_ms: iat * 1000 + 417 }) }),
+  );
+  assert.equal(principal.issuedAt, iat * 1000 + 417);
 });
 
 Deno.test("holdsKey() matches the key itself and key:role entries only", () => {

@@ -144,7 +144,9 @@ function configuration(deps: ProviderDeps): Configuration {
       const claims = await findUser(String(token.accountId));
       if (!claims) return undefined;
       const { sub: _sub, ...rest } = claims;
-      return rest;
+      // The issue time in ms, within iat's second: revocation compares it with access changes.
+      const iat = typeof token.iat === "number" ? token.iat : Math.floor(Date.now() / 1000);
+      return { ...rest, iat_ms: Math.max(iat * 1000, Math.min(Date.now(), iat * 1000 + 999)) };
     },
     // The spec's login uses prompt=login (no consent prompt) yet asks for offline_access:
     // refresh tokens are what the session dialog's Continue uses to renew silently.

@@ -3,17 +3,17 @@
  * while tokens issued before the change may still be valid, held in memory. Loaded at start
  * from `users.access_changes` and kept current by `users.accessChanged` events.
  *
- * A token (its `iat`, whole seconds) of a user with an entry:
+ * A token (its issue time in ms, kernel `Principal.issuedAt`) of a user with an entry:
  * - disabled or deleted user: refused (401), whatever its age;
  * - issued before `revokedBefore` (disabled, deleted, password set by an admin, even if the
  *   user was enabled again since): refused (401);
  * - issued at or before `rightsChangedAt`: acts with the user's current role and apps_roles, so
  *   a right taken away answers 403 where the route needs it and the rest keeps working.
  *
- * `iat` has a resolution of one second: a token issued in the same second as a revocation is
- * kept (it may have been issued after it: an admin's password reset is followed by a login),
- * while the rights check includes that second (a token issued after the change carries the
- * same rights as the substitute).
+ * The embedded provider's tokens carry their issue time in ms (`iat_ms`); a token with only
+ * `iat` (an external provider) counts from the start of its second, so one issued in the same
+ * second as a change is treated as older (refused after a revocation, given the current rights
+ * after a rights change).
  */
 import { type AccessCheck, AppError, type Principal, type Role } from "../../kernel/mod.ts";
 import type { UserAccessChanged } from "./events.ts";
@@ -21,9 +21,9 @@ import type { UserAccessChanged } from "./events.ts";
 /** What the registry keeps of one user. */
 export interface AccessEntry {
   state: "active" | "disabled" | "deleted";
-  /** Tokens with an `iat` before this (s since the epoch) are refused; 0 for none. */
+  /** Tokens issued before this (ms since the epoch) are refused; 0 for none. */
   revokedBefore: number;
-  /** Tokens with an `iat` at or before this (s since the epoch) get the rights below; 0 for none. */
+  /** Tokens issued at or before this (ms since the epoch) get the rights below; 0 for none. */
   rightsChangedAt: number;
   role: Role;
   appsRoles: readonly string[];
@@ -41,8 +41,6 @@ export interface AccessRegistryOptions {
   /** The clock (tests inject one). */
   now?: () => number;
 }
-
-const seconds = (ms: number) => Math.floor(ms / 1000);
 
 /** The in-memory revocation registry; `apply` is the kernel's {@link AccessCheck}. */
 export class AccessRegistry implements AccessCheck {
@@ -73,8 +71,7 @@ export class AccessRegistry implements AccessCheck {
   /** Applies one access change (the `users.accessChanged` event). */
   record(change: UserAccessChanged): void {
     this.prune();
-    const atMs = Date.parse(change.at);
-    const at = seconds(atMs);
+    const at = Date.parse(change.at);
     const before = this.#entries.get(change.userId);
     this.#entries.set(change.userId, {
       state: change.state,
@@ -82,7 +79,7 @@ export class AccessRegistry implements AccessCheck {
       rightsChangedAt: Math.max(before?.rightsChangedAt ?? 0, change.rightsChanged ? at : 0),
       role: change.role,
       appsRoles: [...change.appsRoles],
-      changedAt: Math.max(before?.changedAt ?? 0, atMs),
+      changedAt: Math.max(before?.changedAt ?? 0, at),
     });
   }
 

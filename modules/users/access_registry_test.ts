@@ -5,10 +5,11 @@ import { describeAccessChange } from "./access_store.ts";
 import type { UserAccessChanged } from "./events.ts";
 import type { UserRow } from "./schema.ts";
 
+/** The instant of the change in the tests (ms). */
 const T0 = Date.parse("2026-03-02T10:00:00.400Z");
-const S0 = Math.floor(T0 / 1000);
 const HOUR = 3_600_000;
 
+/** A principal whose token was issued at `issuedAt` (ms). */
 function principal(issuedAt: number, overrides: Partial<Principal> = {}): Principal {
   return {
     sub: "gridwatch|u-1",
@@ -39,6 +40,8 @@ function change(overrides: Partial<UserAccessChanged> = {}): UserAccessChanged {
   };
 }
 
+const revocation = { revoked: true, rightsChanged: false, narrowed: false };
+
 function assertRevoked(registry: AccessRegistry, p: Principal, message?: string): void {
   assert.throws(() => registry.apply(p), (error: unknown) => {
     assert.ok(error instanceof AppError);
@@ -54,43 +57,41 @@ function registryAt(clock: { now: number }): AccessRegistry {
 
 Deno.test("AccessRegistry.apply() leaves the principal of a user without changes as it is", () => {
   const registry = registryAt({ now: T0 });
-  const p = principal(S0 - 100);
+  const p = principal(T0 - 100_000);
   assert.equal(registry.apply(p), p);
 });
 
 Deno.test("AccessRegistry.apply() gives a token issued before a demotion the current rights", () => {
   const registry = registryAt({ now: T0 });
   registry.record(change());
-  const demoted = registry.apply(principal(S0 - 1));
+  const demoted = registry.apply(principal(T0 - 1));
   assert.equal(demoted.role, "user");
   assert.deepEqual(demoted.appsRoles, ["hes:default", "app:grid-monitoring:user"]);
   assert.equal(demoted.userId, "u-1");
-  // Issued in the same second: the substitute equals what the token carries after the change.
-  assert.equal(registry.apply(principal(S0)).role, "user");
 });
 
-Deno.test("AccessRegistry.apply() keeps a token issued after the change as it is", () => {
+Deno.test("AccessRegistry.apply() keeps a token issued after the change as it is, to the ms", () => {
   const registry = registryAt({ now: T0 });
   registry.record(change());
-  const fresh = principal(S0 + 1, { role: "user", appsRoles: ["hes:default"] });
+  const fresh = principal(T0 + 1, { role: "user", appsRoles: ["hes:default"] });
   assert.equal(registry.apply(fresh), fresh);
 });
 
 Deno.test("AccessRegistry.apply() refuses every token of a disabled or deleted user with 401", () => {
   for (const state of ["disabled", "deleted"] as const) {
     const registry = registryAt({ now: T0 });
-    registry.record(change({ state, revoked: true, rightsChanged: false, narrowed: false }));
-    assertRevoked(registry, principal(S0 - 10), state);
+    registry.record(change({ state, ...revocation }));
+    assertRevoked(registry, principal(T0 - 10_000), state);
     // Even one that claims to be newer: no token can be issued to them while they are.
-    assertRevoked(registry, principal(S0 + 10), state);
+    assertRevoked(registry, principal(T0 + 10_000), state);
   }
 });
 
 Deno.test("AccessRegistry.apply() refuses tokens from before a disable after the user is enabled again", () => {
   const clock = { now: T0 };
   const registry = registryAt(clock);
-  registry.record(change({ state: "disabled", revoked: true, rightsChanged: false }));
-  clock.now = T0 + 60_000;
+  registry.record(change({ state: "disabled", ...revocation }));
+  clock.now = T0 + 300;
   registry.record(
     change({
       state: "active",
@@ -100,33 +101,39 @@ Deno.test("AccessRegistry.apply() refuses tokens from before a disable after the
       narrowed: false,
     }),
   );
-  assertRevoked(registry, principal(S0 - 5));
-  const after = principal(S0 + 61);
-  assert.equal(registry.apply(after), after);
+  assertRevoked(registry, principal(T0 - 5000));
+  assertRevoked(registry, principal(T0 - 1), "1 ms before the disable, in the same second");
+  const after = principal(T0 + 301);
+  assert.equal(registry.apply(after), after, "the login right after the enable");
 });
 
-Deno.test("AccessRegistry.apply() keeps a token issued in the same second as a password reset", () => {
+Deno.test("AccessRegistry.apply() keeps a token issued right after a password reset", () => {
   const registry = registryAt({ now: T0 });
-  registry.record(
-    change({ revoked: true, rightsChanged: false, narrowed: false, passwordReset: true }),
-  );
-  assertRevoked(registry, principal(S0 - 1));
-  const p = principal(S0);
+  registry.record(change({ ...revocation, passwordReset: true }));
+  assertRevoked(registry, principal(T0 - 1));
+  const p = principal(T0 + 1);
   assert.equal(registry.apply(p), p);
+});
+
+Deno.test("AccessRegistry.apply() counts a token with only iat from the start of its second", () => {
+  // kernel issuedAtMs(): an external provider's token issued at 10:00:00.900 reads as .000.
+  const registry = registryAt({ now: T0 });
+  registry.record(change({ ...revocation, passwordReset: true }));
+  assertRevoked(registry, principal(Math.floor(T0 / 1000) * 1000));
 });
 
 Deno.test("AccessRegistry.record() never moves a revocation back in time", () => {
   const registry = registryAt({ now: T0 });
-  registry.record(change({ revoked: true, rightsChanged: false }));
+  registry.record(change({ ...revocation }));
   registry.record(change({ at: new Date(T0 - 30_000).toISOString(), rightsChanged: true }));
-  assert.equal(registry.entry("u-1")?.revokedBefore, S0);
-  assertRevoked(registry, principal(S0 - 1));
+  assert.equal(registry.entry("u-1")?.revokedBefore, T0);
+  assertRevoked(registry, principal(T0 - 1));
 });
 
 Deno.test("AccessRegistry drops entries older than the horizon (every older token has expired)", () => {
   const clock = { now: T0 };
   const registry = registryAt(clock);
-  registry.record(change({ state: "deleted", revoked: true }));
+  registry.record(change({ state: "deleted", ...revocation }));
   registry.record(change({ userId: "u-2", at: new Date(T0 + HOUR / 2).toISOString() }));
   assert.equal(registry.size, 2);
   clock.now = T0 + HOUR + 1;
@@ -135,7 +142,7 @@ Deno.test("AccessRegistry drops entries older than the horizon (every older toke
   assert.equal(registry.entry("u-1"), undefined);
   registry.restore("u-3", {
     state: "deleted",
-    revokedBefore: S0,
+    revokedBefore: T0,
     rightsChangedAt: 0,
     role: "user",
     appsRoles: [],
@@ -144,9 +151,9 @@ Deno.test("AccessRegistry drops entries older than the horizon (every older toke
   assert.equal(registry.entry("u-3"), undefined, "an old row read at start is not kept");
 });
 
-Deno.test("AccessRegistry.apply() treats a principal without iat as the oldest token", () => {
+Deno.test("AccessRegistry.apply() treats a principal without an issue time as the oldest token", () => {
   const registry = registryAt({ now: T0 });
-  registry.record(change({ revoked: true, rightsChanged: false, narrowed: false }));
+  registry.record(change({ ...revocation }));
   const { issuedAt: _, ...withoutIat } = principal(0);
   assertRevoked(registry, withoutIat);
 });

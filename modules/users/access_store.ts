@@ -94,12 +94,12 @@ export async function loadAccessChanges(
     disabled: users.disabled,
   }).from(accessChanges).leftJoin(users, eq(users.id, accessChanges.userId))
     .where(gte(accessChanges.changedAt, since));
-  const s = (d: Date | null) => (d ? Math.floor(d.getTime() / 1000) : 0);
+  const ms = (d: Date | null) => d?.getTime() ?? 0;
   for (const row of rows) {
     registry.restore(row.userId, {
       state: row.role === null ? "deleted" : row.disabled ? "disabled" : "active",
-      revokedBefore: s(row.revokedBefore),
-      rightsChangedAt: s(row.rightsChangedAt),
+      revokedBefore: ms(row.revokedBefore),
+      rightsChangedAt: ms(row.rightsChangedAt),
       role: row.role ?? "user",
       appsRoles: row.appsRoles ?? [],
       changedAt: row.changedAt.getTime(),
