@@ -5,7 +5,7 @@
 import { type MeasurementStore, startStreamingCore } from "./core/mod.ts";
 import { customersModule } from "./modules/customers/mod.ts";
 import { seedDemo, startDemoSimulation, startFieldCellPolling } from "./modules/demo/mod.ts";
-import { type CellsService, gridModule } from "./modules/grid/mod.ts";
+import { type CellOnboardingService, type CellsService, gridModule } from "./modules/grid/mod.ts";
 import { createIdentity, type LoginThrottleOptions } from "./modules/identity/mod.ts";
 import { type IngestionModule, ingestionModule } from "./modules/ingestion/mod.ts";
 import { type IoMonitoringModule, ioMonitoringModule } from "./modules/io_monitoring/mod.ts";
@@ -56,6 +56,8 @@ export interface Platform {
     analytics: DuckDBConnection;
     customers: CustomersService;
     cells: CellsService;
+    /** Cell registration and credentials (the calls of /gsm/cells behind them). */
+    onboarding: CellOnboardingService;
     measurements: MeasurementStore;
     aggregator: Aggregator;
     gridStatus: GridStatusService;
@@ -101,13 +103,14 @@ export async function startPlatform(
     tokenLifetimeSeconds: config.externalOidc ? 86_400 : config.accessTokenTtl,
     logger: logger.child({ module: "users" }),
   });
-  const grid = gridModule({ db, bus, store, analytics });
+  const grid = gridModule({ db, bus, store, analytics, publicUrl: config.publicUrl });
   if (config.demoSeed) {
     await seedDemo({
       db,
       customers: customers.service,
       users: users.service,
       cells: grid.cells,
+      onboarding: grid.onboarding,
       logger,
       bus,
     });
@@ -205,6 +208,7 @@ export async function startPlatform(
       analytics,
       customers: customers.service,
       cells: grid.cells,
+      onboarding: grid.onboarding,
       measurements: store,
       aggregator: core.aggregator,
       gridStatus: monitoring.gridStatus,
@@ -281,6 +285,7 @@ async function main(): Promise<void> {
   const stopFieldCells = config.demoSeed && config.simulator
     ? await startFieldCellPolling({
       cells: platform.services.cells,
+      onboarding: platform.services.onboarding,
       customerKeyOf: async (name) =>
         (await platform.services.customers.tenants.byConnection(name))?.key ?? null,
       logger: logger.child({ module: "demo" }),

@@ -1,6 +1,6 @@
 /**
- * Cells: registration from stock, installation at a node, and the ingestion credentials
- * (issue, rotate, revoke, authenticate). Authentication is on the ingest hot path, so verified
+ * Cells: installation at a node and the ingestion credentials (rotate, revoke, authenticate;
+ * registration is cell_onboarding.ts). Authentication is on the ingest hot path, so verified
  * credentials are cached briefly; rotation and revocation clear the cache at once.
  */
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
@@ -63,29 +63,6 @@ export class CellsService {
 
   constructor(private readonly db: Db) {}
 
-  /** Registers a new cell in stock and issues its first credential (returned once). */
-  async register(
-    customerKey: string,
-    serialNumber: string,
-    deviceModel: "GW4" | "DTVI" = "GW4",
-  ): Promise<{ cellId: string; credential: string }> {
-    const cellId = `C${serialNumber.replace(/[^A-Za-z0-9]/g, "").slice(-12)}`;
-    const secret = newSecret();
-    await this.db.insert(cells).values({
-      id: cellId,
-      customerKey,
-      serialNumber,
-      type: "IN_STOCK",
-      status: "READY_FOR_CONFIGURATION",
-      credentialHash: await hashSecret(secret),
-      credentialIssuedAt: new Date(),
-      revoked: false,
-      mapping: {},
-      deviceModel,
-    });
-    return { cellId, credential: `${cellId}.${secret}` };
-  }
-
   /** Takes a cell from stock: it waits for its installation in the field. */
   async toWaiting(cellId: string, customMessage: string | null = null): Promise<void> {
     await this.db.update(cells).set({
@@ -102,12 +79,15 @@ export class CellsService {
     this.#changed(cellId);
   }
 
-  /** Issues a new secret; the old one stops working immediately. */
-  async rotateCredential(cellId: string): Promise<string> {
+  /**
+   * Issues a new secret (returned once); the old one stops working immediately. Callers that
+   * act for a user check the cell's customer first (CellOnboardingService.rotate).
+   */
+  async rotateCredential(cellId: string, at = new Date()): Promise<string> {
     const secret = newSecret();
     await this.db.update(cells).set({
       credentialHash: await hashSecret(secret),
-      credentialIssuedAt: new Date(),
+      credentialIssuedAt: at,
       revoked: false,
     }).where(eq(cells.id, cellId));
     this.#changed(cellId);
@@ -188,6 +168,14 @@ export class CellsService {
     }
     for (const id of current) if (!found.has(id)) this.#cache.delete(id);
     return entries;
+  }
+
+  /**
+   * Forgets a cell's cached identity because its placement changed elsewhere (linked to or
+   * unlinked from a node): its next batch is read with the new node and feeder slots.
+   */
+  forget(cellId: string): void {
+    this.#changed(cellId);
   }
 
   /** Forgets a cell's cached identity: its credential or placement changed. */

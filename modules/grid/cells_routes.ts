@@ -33,6 +33,8 @@ export interface CellsSetupDeps {
   /** DuckDB connection for queries (mapping validation reads the raw values). */
   analytics: DuckDBConnection;
   clock?: () => number;
+  /** Told when a cell is linked or unlinked (the ingestion identity cache forgets it). */
+  placementChanged?: (cellId: string) => void;
 }
 
 /** The services behind the cells calls (the cell configuration route uses `mapping`). */
@@ -44,7 +46,7 @@ export interface CellsSetupServices {
 
 /** Builds the cells services once for the routes of both sides. */
 export function cellsSetupServices(deps: CellsSetupDeps): CellsSetupServices {
-  const setup = new CellsSetupService(deps.db, deps.bus, deps.clock);
+  const setup = new CellsSetupService(deps.db, deps.bus, deps.clock, deps.placementChanged);
   const mapping = new CellMappingService({ ...deps, setup });
   const io = new IoModulesService(deps.db, setup);
   return { setup, mapping, io };

@@ -15,6 +15,7 @@
  */
 import { and, asc, count, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import { AppError, type Db, type EventBus } from "../../kernel/mod.ts";
+import type { CredentialState } from "./contract.ts";
 import type {} from "./events.ts";
 import {
   cellIoModules,
@@ -132,6 +133,9 @@ export interface SetupCellDto {
   node: { id: string; name: string; electrical_work_name: string; type: ElectricalWorkType } | null;
   mapping_version: number;
   mapping_acked_version: number;
+  /** ACTIVE: the cell can send; REVOKED: refused until a new credential is issued. */
+  credential_state: CredentialState;
+  credential_issued_at: string | null;
 }
 
 /** A page of a list. */
@@ -191,6 +195,8 @@ export function toSetupCell(
       : null,
     mapping_version: row.mappingVersion,
     mapping_acked_version: row.mappingAckedVersion,
+    credential_state: row.revoked ? "REVOKED" : row.credentialHash ? "ACTIVE" : "NONE",
+    credential_issued_at: row.credentialIssuedAt?.toISOString() ?? null,
   };
 }
 
@@ -200,6 +206,8 @@ export class CellsSetupService {
     private readonly db: Db,
     private readonly bus: EventBus,
     private readonly clock: () => number = Date.now,
+    /** A linked or unlinked cell sends for its new node at once, not after a cache minute. */
+    private readonly placementChanged: (cellId: string) => void = () => {},
   ) {}
 
   /** One page (1-based) of a category, ordered by serial number. */
@@ -326,6 +334,7 @@ export class CellsSetupService {
         validation: null,
       }).where(eq(cells.id, cellId));
     });
+    this.placementChanged(cellId);
     return await this.get(customerKey, cellId);
   }
 
@@ -344,6 +353,7 @@ export class CellsSetupService {
         mappingVersion: sql`${cells.mappingVersion} + 1`,
       }).where(eq(cells.id, cellId));
     });
+    this.placementChanged(cellId);
     await this.bus.publish("grid.cellsToConfigure", {
       customerKey,
       cellIds: [cellId],

@@ -9,6 +9,7 @@ import {
   openDatabase,
 } from "../../kernel/mod.ts";
 import { CellMappingService, feederMappingProblem, VERDICT_MESSAGES } from "./cell_mapping.ts";
+import { CellOnboardingService } from "./cell_onboarding.ts";
 import { CellsService } from "./cells.ts";
 import {
   CELL_PAGE_SIZE,
@@ -90,6 +91,7 @@ interface World {
   db: Database;
   setup: CellsSetupService;
   registry: CellsService;
+  onboarding: CellOnboardingService;
   bus: EventBus;
   nodeId: string;
 }
@@ -124,15 +126,16 @@ async function withWorld(fn: (w: World) => Promise<void>) {
     }]);
     const nodeId = nodes.get("Cabinet")!;
     const registry = new CellsService(db.db);
+    const onboarding = new CellOnboardingService(db.db, registry, { publicUrl: "http://gw.test" });
     const setup = new CellsSetupService(db.db, bus, () => NOW);
-    await fn({ db, setup, registry, bus, nodeId });
+    await fn({ db, setup, registry, onboarding, bus, nodeId });
   } finally {
     await db.close();
   }
 }
 
 async function waitingCell(w: World, serial: string, seenAt: number | null) {
-  const { cellId } = await w.registry.register(CUSTOMER, serial);
+  const { cell_id: cellId } = await w.onboarding.register(CUSTOMER, { serial_number: serial });
   await w.registry.toWaiting(cellId);
   if (seenAt !== null) {
     await w.db.db.update(cells).set({ lastSeen: new Date(seenAt) }).where(eq(cells.id, cellId));
@@ -144,7 +147,7 @@ const code = (e: unknown) => (e instanceof AppError ? e.entry.code ?? e.entry.ke
 
 Deno.test("lists page by 10 with the total", async () => {
   await withWorld(async (w) => {
-    for (let k = 0; k < 12; k++) await w.registry.register(CUSTOMER, `S-${k}`);
+    for (let k = 0; k < 12; k++) await w.onboarding.register(CUSTOMER, { serial_number: `S-${k}` });
     const first = await w.setup.list(CUSTOMER, "IN_STOCK", 1);
     const second = await w.setup.list(CUSTOMER, "IN_STOCK", 2);
     assert.deepEqual([first.total, first.items.length, second.items.length], [

@@ -5,6 +5,8 @@
  */
 import type { PlatformModule } from "../../kernel/mod.ts";
 import { cellConfigRoutes } from "./cell_config_routes.ts";
+import { CellOnboardingService } from "./cell_onboarding.ts";
+import { cellOnboardingRoutes } from "./cell_onboarding_routes.ts";
 import { CellsService } from "./cells.ts";
 import { type CellsSetupDeps, cellsSetupRoutes, cellsSetupServices } from "./cells_routes.ts";
 import { MAP_LAYER_MAX_BYTES } from "./map_layers.ts";
@@ -12,6 +14,8 @@ import { gridRoutes } from "./routes.ts";
 import { MULTIPART_OVERHEAD } from "./setup_routes.ts";
 
 export { type CellDto, type CellIdentity, CellsService, type DeviceStatus } from "./cells.ts";
+export { CellOnboardingService } from "./cell_onboarding.ts";
+export type { CellCredentialDto, RegisterCellInput } from "./contract.ts";
 export {
   allNodes,
   createStructure,
@@ -40,17 +44,28 @@ export type { IoModulesService, NewIoModule } from "./io_modules.ts";
 /** The grid module: the cells facade other modules read, /gsm and the cells' configuration. */
 export interface GridModule extends PlatformModule {
   cells: CellsService;
+  /** The one way cells are registered (the demo seed uses it too) and credentials managed. */
+  onboarding: CellOnboardingService;
+}
+
+/** What the grid module needs: the cells services' needs and the address cells send to. */
+export interface GridDeps extends CellsSetupDeps {
+  /** PUBLIC_URL: the ingest and configuration addresses in a new cell's credential answer. */
+  publicUrl: string;
 }
 
 /** Builds the grid module (grid structure and setup, cells, I/O modules, map layers). */
-export function gridModule(deps: CellsSetupDeps): GridModule {
+export function gridModule(deps: GridDeps): GridModule {
   const cells = new CellsService(deps.db);
-  const cellsSetup = cellsSetupServices(deps);
+  const cellsSetup = cellsSetupServices({ ...deps, placementChanged: (id) => cells.forget(id) });
+  const onboarding = new CellOnboardingService(deps.db, cells, { publicUrl: deps.publicUrl });
   return {
     name: "grid",
     cells,
+    onboarding,
     api: [
       { prefix: "/gsm", routes: gridRoutes(deps.db, deps.bus) },
+      { prefix: "/gsm", routes: cellOnboardingRoutes({ onboarding, setup: cellsSetup.setup }) },
       { prefix: "/gsm", routes: cellsSetupRoutes(cellsSetup) },
     ],
     bodyLimits: [{ path: /^\/gsm\/map-layers$/, bytes: MAP_LAYER_MAX_BYTES + MULTIPART_OVERHEAD }],

@@ -8,6 +8,7 @@ import {
   migrate,
   openDatabase,
 } from "../../kernel/mod.ts";
+import { CellOnboardingService } from "./cell_onboarding.ts";
 import { CellsService } from "./cells.ts";
 import type { CellsToConfigure } from "./events.ts";
 import { cellMappings, cells, feeders, type MappedPhase } from "./schema.ts";
@@ -45,6 +46,7 @@ interface World {
   db: Database;
   setup: GridSetupService;
   cells: CellsService;
+  onboarding: CellOnboardingService;
   events: CellsToConfigure[];
   stationId: string;
   mvId: string;
@@ -61,6 +63,7 @@ async function withWorld(fn: (w: World) => Promise<void>) {
       events.push(e);
     });
     const setup = new GridSetupService(db.db, bus);
+    const registry = new CellsService(db.db);
     const station = await setup.createStationGroup(CUSTOMER, { name: "Substation South" });
     const mv = await setup.createMvFeederGroup(CUSTOMER, {
       station_group_id: station.id,
@@ -73,7 +76,8 @@ async function withWorld(fn: (w: World) => Promise<void>) {
     await fn({
       db,
       setup,
-      cells: new CellsService(db.db),
+      cells: registry,
+      onboarding: new CellOnboardingService(db.db, registry, { publicUrl: "http://gw.test" }),
       events,
       stationId: station.id,
       mvId: mv.id,
@@ -120,7 +124,9 @@ async function issueKeys(promise: Promise<unknown>): Promise<string[]> {
 
 /** Installs a cell at the node; `phases` are mapped on the node's first feeder. */
 async function mapCell(w: World, nodeId: string, phases: readonly MappedPhase[] = []) {
-  const { cellId } = await w.cells.register(CUSTOMER, `SN-${nodeId.slice(0, 8)}`);
+  const { cell_id: cellId } = await w.onboarding.register(CUSTOMER, {
+    serial_number: `SN-${nodeId.slice(0, 8)}`,
+  });
   await w.cells.install(cellId, nodeId);
   await setPhases(w, nodeId, phases);
   return cellId;

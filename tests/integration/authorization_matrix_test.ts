@@ -200,6 +200,11 @@ const EXPECTED: Record<string, Rule> = {
   "POST /gsm/cells/:id/mapping/validate": cellsWrite(404),
   "POST /gsm/cells/:id/mapping/confirm": cellsWrite(404),
   "POST /gsm/cells/:id/mapping/ignore": cellsWrite(404),
+  // Cell onboarding: the matrix bodies are refused by content (400), nothing is registered.
+  "POST /gsm/cells": cellsWrite(400),
+  "POST /gsm/cells/import": cellsWrite(400),
+  "POST /gsm/cells/:id/credential": cellsWrite(404),
+  "DELETE /gsm/cells/:id/credential": cellsWrite(404),
   "GET /gsm/io-modules": cellsRead(200),
   // The matrix body has no module size: writers pass the access check and get 400.
   "POST /gsm/io-modules": cellsWrite(400),
@@ -238,6 +243,8 @@ const QUERIES: Record<string, string> = {
 const BODIES: Record<string, unknown> = {
   "PUT /gsm/cells/:id/message": { message: "Matrix" },
   "POST /gsm/cells/:id/link": { node_id: NO_NODE },
+  "POST /gsm/cells": { serial_number: "x" },
+  "POST /gsm/cells/import": { csv: "" },
   "PUT /gsm/cells/:id/mapping": { entries: [] },
   "PATCH /gsm/cells/:id/mapping": { entries: [] },
   "POST /gsm/io-modules": {

@@ -1,6 +1,15 @@
 /** The cells and mapping calls (docs/contracts.md, "Cells and mapping calls") and their shapes. */
+import type {
+  CellCredentialDto,
+  CredentialState,
+  ImportCellsInput,
+  ImportedCellsDto,
+  RegisterCellInput,
+} from "../../../../modules/grid/contract.ts";
 import { api } from "../../lib/api.ts";
 import type { IoModuleType, Phase } from "./cells-rules.ts";
+
+export type { CellCredentialDto, CredentialState, ImportedCellsDto };
 
 export const CELL_CATEGORIES = ["WAITING_FOR_INSTALLATION", "IN_STOCK", "INSTALLED"] as const;
 export type CellCategory = (typeof CELL_CATEGORIES)[number];
@@ -25,6 +34,9 @@ export interface SetupCell {
   node: { id: string; name: string; electrical_work_name: string; type: string } | null;
   mapping_version: number;
   mapping_acked_version: number;
+  /** ACTIVE: the cell can send; REVOKED: refused until a new credential is issued. */
+  credential_state: CredentialState;
+  credential_issued_at: string | null;
 }
 
 export interface CellPage {
@@ -141,6 +153,13 @@ export const cellsApi = {
   validate: (id: string) => api.post<Validation>(`${cell(id)}/mapping/validate`, {}, quiet),
   confirm: (id: string) => api.post<SetupCell>(`${cell(id)}/mapping/confirm`, {}, quiet),
   ignore: (id: string) => api.post<SetupCell>(`${cell(id)}/mapping/ignore`, {}, quiet),
+  /** Cell onboarding: the answers carry the credential, shown once. */
+  register: (body: RegisterCellInput) => api.post<CellCredentialDto>("/gsm/cells", body, quiet),
+  importCsv: (body: ImportCellsInput) =>
+    api.post<ImportedCellsDto>("/gsm/cells/import", body, quiet),
+  rotateCredential: (id: string) =>
+    api.post<CellCredentialDto>(`${cell(id)}/credential`, {}, quiet),
+  revokeCredential: (id: string) => api.delete<SetupCell>(`${cell(id)}/credential`, quiet),
   modules: () => api.get<IoModule[]>("/gsm/io-modules"),
   createModule: (body: {
     name: string;

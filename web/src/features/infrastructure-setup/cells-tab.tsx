@@ -2,7 +2,8 @@
  * The cells of the infrastructure setup (spec 2.8, 4, 5, 9): cells waiting for configuration, in
  * stock and in the field (10 per page), search with a 500 ms input delay, status badges with the
  * server's label keys, GPS and GSM indicators, the cell message, linking to a node, and the line
- * mapping with its validation.
+ * mapping with its validation. Registering cells and their credentials: cell-onboarding-dialogs.tsx
+ * and cell-credential-actions.tsx.
  */
 import {
   ChevronLeft,
@@ -40,6 +41,8 @@ import { Input } from "../../ui/input.tsx";
 import { Loader, LoadError } from "../../ui/loader.tsx";
 import { Select } from "../../ui/select.tsx";
 import { Spinner } from "../../ui/spinner.tsx";
+import { CellCredential } from "./cell-credential-actions.tsx";
+import { StockActions } from "./cell-onboarding-dialogs.tsx";
 import {
   type CellCategory,
   type CellMapping,
@@ -93,6 +96,7 @@ function useDelayed(active: boolean, delay = BUTTON_LOADING_DELAY_MS): boolean {
 /** The cells tab. */
 export function CellsTab() {
   const { t } = useTranslation("cells");
+  const canWrite = useCanWrite();
   const [query, setQuery] = useState("");
   const search = useDebounced(query.trim(), SEARCH_DELAY_MS);
   const [selected, setSelected] = useState<SetupCell | null>(null);
@@ -100,6 +104,11 @@ export function CellsTab() {
   const changed = (cell: SetupCell | null) => {
     setSelected(cell);
     setVersion((v) => v + 1);
+  };
+  /** New cells: the lists reload; a single new cell opens in the detail. */
+  const registered = async (cellIds: string[]) => {
+    if (cellIds.length !== 1) return setVersion((v) => v + 1);
+    changed(await cellsApi.get(cellIds[0]!).catch(() => selected));
   };
 
   return (
@@ -136,6 +145,9 @@ export function CellsTab() {
               version={version}
               selectedId={selected?.id ?? null}
               onSelect={setSelected}
+              actions={category === "IN_STOCK" && canWrite
+                ? <StockActions onRegistered={(ids) => void registered(ids)} />
+                : null}
             />
           ))}
       </div>
@@ -160,20 +172,24 @@ export function CellsTab() {
 }
 
 function Section(
-  { title, count, children, footer }: {
+  { title, count, children, footer, actions }: {
     title: string;
     count?: number;
     children: ReactNode;
     footer?: ReactNode;
+    actions?: ReactNode;
   },
 ) {
   return (
     <section className="rounded-lg border bg-surface" aria-label={title}>
-      <header className="flex items-center justify-between border-b px-3 py-2">
+      <header className="flex items-center justify-between gap-2 border-b px-3 py-2">
         <h2 className="text-sm font-semibold">{title}</h2>
-        {count !== undefined
-          ? <span className="text-xs text-muted-foreground">{count}</span>
-          : null}
+        <div className="flex items-center gap-2">
+          {actions}
+          {count !== undefined
+            ? <span className="text-xs text-muted-foreground">{count}</span>
+            : null}
+        </div>
       </header>
       {children}
       {footer}
@@ -181,11 +197,12 @@ function Section(
   );
 }
 
-function CellList({ category, version, selectedId, onSelect }: {
+function CellList({ category, version, selectedId, onSelect, actions }: {
   category: CellCategory;
   version: number;
   selectedId: string | null;
   onSelect: (cell: SetupCell) => void;
+  actions?: ReactNode;
 }) {
   const { t } = useTranslation("cells");
   const [page, setPage] = useState(1);
@@ -199,6 +216,7 @@ function CellList({ category, version, selectedId, onSelect }: {
   return (
     <Section
       title={t(`lists.${category}`)}
+      actions={actions}
       {...(data ? { count: data.total } : {})}
       footer={data && data.total > data.page_size
         ? (
@@ -423,6 +441,8 @@ function CellDetail({ cell, onChanged, onClose }: {
         {cell.node ? <Fact label={t("detail.node")} value={cell.node.name} /> : null}
         <Fact label={t("detail.mapping")} value={t(`status.${cell.mapping_status_label}`)} />
       </dl>
+
+      <CellCredential cell={cell} canWrite={canWrite} onChanged={onChanged} />
 
       <MessageEditor cell={cell} canWrite={canWrite} onChanged={onChanged} />
 
