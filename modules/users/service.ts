@@ -40,9 +40,11 @@ import {
   toCurrentUser,
   toLoginUser,
   toManagedUser,
+  withoutEmailValidation,
 } from "./store.ts";
 
 export type { CurrentUserDto, LoginUser, ManagedUserDto } from "./store.ts";
+export { withoutEmailValidation } from "./store.ts";
 
 /** What users need to know about a customer (given by main.ts from the customers module). */
 export interface CustomerFacts {
@@ -377,25 +379,6 @@ function matches(term: string): SQL {
 function assertNoSelfLockout(row: UserRow, role: Role, appsRoles: readonly string[]): void {
   const losesAdmin = row.appsRoles.includes("hes:um:admin") && !appsRoles.includes("hes:um:admin");
   if (roleRank(role) < roleRank(row.role) || losesAdmin) throw new AppError("users.selfLockout");
-}
-
-/** user_metadata after an e-mail change: not validated, no e-mail notifications. */
-export function withoutEmailValidation(metadata: Record<string, unknown>): Record<string, unknown> {
-  const notification = (metadata.notification ?? {}) as {
-    apps?: Record<string, unknown>;
-    email?: boolean;
-  };
-  const apps = Object.fromEntries(
-    Object.entries(notification.apps ?? {}).map(([key, value]) => [
-      key,
-      typeof value === "object" && value !== null ? { ...value, email: false } : value,
-    ]),
-  );
-  return {
-    ...metadata,
-    email_validated: false,
-    notification: { ...notification, apps, email: false },
-  };
 }
 
 /** One field error (`common.validation`), e.g. a phone number the customer's country refuses. */
