@@ -120,3 +120,9 @@ Deno.test("loadConfig() reads DEMO_SEED as a yes/no flag and refuses other words
   }
   assertRefused({ DEMO_SEED: "maybe" }, "Invalid configuration: DEMO_SEED");
 });
+
+Deno.test("loadConfig() trusts X-Forwarded-For only with TRUST_PROXY=true", () => {
+  assert.equal(loadConfig({}).trustProxy, false);
+  assert.equal(loadConfig({ TRUST_PROXY: "true" }).trustProxy, true);
+  assertRefused({ TRUST_PROXY: "maybe" }, "Invalid configuration: TRUST_PROXY");
+});

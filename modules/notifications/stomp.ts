@@ -144,6 +144,11 @@ export class StompSession {
     }
   }
 
+  /** Ends the session with an ERROR frame (e.g. its user's access was revoked), then closes. */
+  fail(message: string): void {
+    this.#fail(message);
+  }
+
   /** Ends the session (socket closed, or the platform stops). */
   close(code = 1000, reason = "Closed"): void {
     if (this.#state === "closed") return;
@@ -339,6 +344,16 @@ export class NotificationHub {
     let n = 0;
     for (const set of this.#sessions.values()) n += set.size;
     return n;
+  }
+
+  /**
+   * Ends every session of a user with an ERROR frame and a close (their access was revoked or
+   * narrowed: the client reconnects with a token that is checked again). Returns how many.
+   */
+  closeUser(userId: string, message: string): number {
+    const sessions = [...(this.#sessions.get(userId) ?? [])];
+    for (const session of sessions) session.fail(message);
+    return sessions.length;
   }
 
   /** Closes every session (platform shutdown). */

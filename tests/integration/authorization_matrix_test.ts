@@ -112,11 +112,16 @@ const EXPECTED: Record<string, Rule> = {
   "GET /usm/users/:cid/:id": (c, t) => manageUser(c, t, 200, 200),
   // Own: a super-admin would demote itself (lock-out, 422); the others reach the 609 check.
   "PUT /usm/users/:cid/:id": (c, t) => manageUser(c, t, c === "super-admin" ? 422 : 409, 409),
-  "POST /usm/users/:cid/:id/disable": (c, t) => manageUser(c, t, 422, 200),
-  "POST /usm/users/:cid/:id/enable": (c, t) => manageUser(c, t, 422, 200),
-  // Callers run in order: the super-admin's foreign call deletes the other admin, whose own
-  // id is then gone (404) when its turn comes.
-  "DELETE /usm/users/:cid/:id": (c, t) => manageUser(c, t, c === "other-admin" ? 404 : 422, 204),
+  // Callers run in order: the super-admin's foreign call disables the other admin, whose token
+  // is revoked when its turn comes (401); it stays revoked after the enable, and the matrix
+  // logs the other admin in again after that route.
+  "POST /usm/users/:cid/:id/disable": (c, t) =>
+    c === "other-admin" ? 401 : manageUser(c, t, 422, 200),
+  "POST /usm/users/:cid/:id/enable": (c, t) =>
+    c === "other-admin" ? 401 : manageUser(c, t, 422, 200),
+  // Walked last: the super-admin's foreign call deletes the other admin, whose token is then
+  // refused (401) when its turn comes.
+  "DELETE /usm/users/:cid/:id": (c, t) => c === "other-admin" ? 401 : manageUser(c, t, 422, 204),
   "GET /gsm/grid-structure/hv-mv-station-groups": (c) => (signedIn(c) ? 200 : 401),
   "GET /evm/grid-monitoring/grid-status": (c) => (signedIn(c) ? 200 : 401),
   "GET /evm/custom-monitoring/requests": (c) => (signedIn(c) ? 200 : 401),
@@ -366,7 +371,8 @@ Deno.test({
       const routes = platform.app.routes
         .filter((r) => r.method !== "ALL" && API_PREFIXES.some((p) => r.path.startsWith(`${p}/`)))
         .map((r) => `${r.method} ${r.path}`);
-      const unique = [...new Set(routes)];
+      const LAST = "DELETE /usm/users/:cid/:id";
+      const unique = [...new Set(routes)].sort((a, b) => Number(a === LAST) - Number(b === LAST));
       const missing = unique.filter((r) => !(r in EXPECTED));
       assert.deepEqual(missing, [], `Routes without an authorization rule: ${missing.join(", ")}`);
 
@@ -409,6 +415,10 @@ Deno.test({
               assert.ok(typeof (JSON.parse(text) as { key: string }).key === "string");
             }
           }
+        }
+        if (route === "POST /usm/users/:cid/:id/enable") {
+          const fresh = await platform.login(OTHER_ADMIN.email, OTHER_ADMIN.password);
+          tokens.set("other-admin", fresh.access_token);
         }
       }
       assert.deepEqual(failures, []);
