@@ -1,5 +1,5 @@
 /** Pure helpers over the station-group tree: selection paths and map points. */
-import type { MapPoint } from "../../map/map-types.ts";
+import type { MapPoint } from "../../../map/map-types.ts";
 import type { GridNode, LvGroup, MvFeederGroup, StationGroup } from "./grid-api.ts";
 
 /** What can be selected in the tree. */

@@ -5,8 +5,8 @@ import type {
   ImportCellsInput,
   ImportedCellsDto,
   RegisterCellInput,
-} from "../../../../modules/grid/contract.ts";
-import { api } from "../../lib/api.ts";
+} from "../../../../../modules/grid/contract.ts";
+import { api } from "../../../lib/api.ts";
 import type { IoModuleType, Phase } from "./cells-rules.ts";
 
 export type { CellCredentialDto, CredentialState, ImportedCellsDto };

@@ -1,13 +1,13 @@
 /** The grid setup calls (docs/contracts.md, "Grid setup calls") and their shapes. */
-import { api } from "../../lib/api.ts";
-import type { ElectricalWorkType, FeederType } from "../../../../modules/grid/contract.ts";
+import { api } from "../../../lib/api.ts";
+import type { ElectricalWorkType, FeederType } from "../../../../../modules/grid/contract.ts";
 
 export {
   ELECTRICAL_WORK_TYPES,
   type ElectricalWorkType,
   FEEDER_TYPES,
   type FeederType,
-} from "../../../../modules/grid/contract.ts";
+} from "../../../../../modules/grid/contract.ts";
 
 export interface Feeder {
   id: string;
@@ -87,8 +87,8 @@ export interface ElectricalWorkHit {
   station_group: { id: string; name: string };
 }
 
-export type { MapLayerInfo as MapLayer } from "../../map/map-layers.ts";
-import type { MapLayerInfo as MapLayer } from "../../map/map-layers.ts";
+export type { MapLayerInfo as MapLayer } from "../../../map/map-layers.ts";
+import type { MapLayerInfo as MapLayer } from "../../../map/map-layers.ts";
 
 /** The ordered MV feeders (sections) of an MV feeder group. */
 export interface MvTopology {

@@ -5,7 +5,7 @@
 import { Search } from "lucide-react";
 import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Input } from "../../ui/input.tsx";
+import { Input } from "../../../ui/input.tsx";
 import { type ElectricalWorkHit, gridApi } from "./grid-api.ts";
 
 /** Spec 9: search input delay. */

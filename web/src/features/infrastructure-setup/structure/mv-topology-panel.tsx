@@ -6,12 +6,12 @@
 import { Route } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { isMvFeeder } from "../../../../modules/grid/contract.ts";
-import { ApiError } from "../../lib/api.ts";
-import { useAsync } from "../../lib/use-async.ts";
-import { useErrorText } from "../../lib/use-error-text.ts";
-import { ConfirmDialog } from "../../ui/alert-dialog.tsx";
-import { Button } from "../../ui/button.tsx";
+import { isMvFeeder } from "../../../../../modules/grid/contract.ts";
+import { ApiError } from "../../../lib/api.ts";
+import { useAsync } from "../../../lib/use-async.ts";
+import { useErrorText } from "../../../lib/use-error-text.ts";
+import { ConfirmDialog } from "../../../ui/alert-dialog.tsx";
+import { Button } from "../../../ui/button.tsx";
 import { type Feeder, gridApi, type MvFeederGroup } from "./grid-api.ts";
 
 /** MV feeders of the nodes below an MV feeder group, with their node's name. */

@@ -20,17 +20,17 @@ import {
 import { useLocation, useNavigate, useSearch } from "@tanstack/react-router";
 import { type ReactNode, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { bareHash, isAdminOf } from "../../lib/access.ts";
-import { useSession } from "../../lib/session-atoms.ts";
-import { useAsync } from "../../lib/use-async.ts";
-import { useErrorText } from "../../lib/use-error-text.ts";
-import { GridMap, type MapFocus } from "../../map/grid-map.tsx";
-import { useMapOverlays } from "../../map/map-layers.ts";
-import { ConfirmDialog } from "../../ui/alert-dialog.tsx";
-import { Button } from "../../ui/button.tsx";
-import { cn } from "../../ui/cn.ts";
-import { EmptyState } from "../../ui/empty-state.tsx";
-import { AsyncState } from "../../ui/loader.tsx";
+import { bareHash, isAdminOf } from "../../../lib/access.ts";
+import { useSession } from "../../../lib/session-atoms.ts";
+import { useAsync } from "../../../lib/use-async.ts";
+import { useErrorText } from "../../../lib/use-error-text.ts";
+import { GridMap, type MapFocus } from "../../../map/grid-map.tsx";
+import { useMapOverlays } from "../../../map/map-layers.ts";
+import { ConfirmDialog } from "../../../ui/alert-dialog.tsx";
+import { Button } from "../../../ui/button.tsx";
+import { cn } from "../../../ui/cn.ts";
+import { EmptyState } from "../../../ui/empty-state.tsx";
+import { AsyncState } from "../../../ui/loader.tsx";
 import { ElectricalWorksSearch } from "./electrical-works-search.tsx";
 import { FeederDialog, GroupDialog, type GroupKind, NodeDialog } from "./grid-dialogs.tsx";
 import {
@@ -41,9 +41,9 @@ import {
   type StationGroup,
 } from "./grid-api.ts";
 import { formatItem, locate, parseItem, type Selection, structurePoints } from "./grid-items.ts";
-import { MapLayersDialog } from "./map-layers-dialog.tsx";
+import { MapLayersDialog } from "../map-layers/map-layers-dialog.tsx";
 import { MvTopologyPanel } from "./mv-topology-panel.tsx";
-import { ListMapSwitch } from "../../map/list-map-switch.tsx";
+import { ListMapSwitch } from "../../../map/list-map-switch.tsx";
 
 const SETUP_KEY = "hes:infrastructure-setup";
 

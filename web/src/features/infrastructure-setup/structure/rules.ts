@@ -19,7 +19,7 @@ export {
   NOMINAL_CURRENT,
   type NumericField,
   VECTOR_GROUPS,
-} from "../../../../modules/grid/structure/validation.ts";
+} from "../../../../../modules/grid/structure/validation.ts";
 import {
   FEEDER_FIELDS,
   FORBIDDEN_NAME_CHARS as FORBIDDEN,
@@ -27,7 +27,7 @@ import {
   NOMINAL_CURRENT,
   type NumericField,
   VECTOR_GROUPS,
-} from "../../../../modules/grid/structure/validation.ts";
+} from "../../../../../modules/grid/structure/validation.ts";
 
 export const isLine = (type: FeederType) => type === "LV_LINE" || type === "MV_LINE";
 

@@ -6,9 +6,9 @@
 import { Plus, Trash2 } from "lucide-react";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { ApiError } from "../../lib/api.ts";
-import { useErrorText } from "../../lib/use-error-text.ts";
-import { Button } from "../../ui/button.tsx";
+import { ApiError } from "../../../lib/api.ts";
+import { useErrorText } from "../../../lib/use-error-text.ts";
+import { Button } from "../../../ui/button.tsx";
 import {
   Dialog,
   DialogContent,
@@ -16,11 +16,11 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from "../../ui/dialog.tsx";
-import { FormField } from "../../ui/form-field.tsx";
-import { Input } from "../../ui/input.tsx";
-import { Select } from "../../ui/select.tsx";
-import { Switch } from "../../ui/switch.tsx";
+} from "../../../ui/dialog.tsx";
+import { FormField } from "../../../ui/form-field.tsx";
+import { Input } from "../../../ui/input.tsx";
+import { Select } from "../../../ui/select.tsx";
+import { Switch } from "../../../ui/switch.tsx";
 import {
   ELECTRICAL_WORK_TYPES,
   type ElectricalWorkType,

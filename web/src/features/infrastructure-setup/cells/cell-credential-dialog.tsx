@@ -6,7 +6,7 @@
 import { Check, Copy, Download, KeyRound } from "lucide-react";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Button } from "../../ui/button.tsx";
+import { Button } from "../../../ui/button.tsx";
 import {
   Dialog,
   DialogContent,
@@ -14,9 +14,9 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from "../../ui/dialog.tsx";
-import { Input } from "../../ui/input.tsx";
-import { Notice } from "../../ui/notice.tsx";
+} from "../../../ui/dialog.tsx";
+import { Input } from "../../../ui/input.tsx";
+import { Notice } from "../../../ui/notice.tsx";
 import type { CellCredentialDto } from "./cells-api.ts";
 import { downloadProvisioningFile } from "./provisioning.ts";
 

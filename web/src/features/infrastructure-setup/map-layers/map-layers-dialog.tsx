@@ -5,17 +5,17 @@
 import { Layers, Trash2, Upload } from "lucide-react";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useErrorText } from "../../lib/use-error-text.ts";
-import { ConfirmDialog } from "../../ui/alert-dialog.tsx";
-import { Button } from "../../ui/button.tsx";
+import { useErrorText } from "../../../lib/use-error-text.ts";
+import { ConfirmDialog } from "../../../ui/alert-dialog.tsx";
+import { Button } from "../../../ui/button.tsx";
 import {
   Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
   DialogTitle,
-} from "../../ui/dialog.tsx";
-import { gridApi, type MapLayer, uploadMapLayer } from "./grid-api.ts";
+} from "../../../ui/dialog.tsx";
+import { gridApi, type MapLayer, uploadMapLayer } from "../structure/grid-api.ts";
 
 export const MAP_LAYER_MAX_BYTES = 10 * 1024 * 1024;
 export const MAP_LAYER_ACCEPT = ".kml,.json,.geojson";

@@ -21,13 +21,13 @@ import {
 } from "lucide-react";
 import { type ReactNode, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { isAdminOf } from "../../lib/access.ts";
-import { useSession } from "../../lib/session-atoms.ts";
-import { useAsync } from "../../lib/use-async.ts";
-import { useErrorText } from "../../lib/use-error-text.ts";
-import { ConfirmDialog } from "../../ui/alert-dialog.tsx";
-import { Button } from "../../ui/button.tsx";
-import { cn } from "../../ui/cn.ts";
+import { isAdminOf } from "../../../lib/access.ts";
+import { useSession } from "../../../lib/session-atoms.ts";
+import { useAsync } from "../../../lib/use-async.ts";
+import { useErrorText } from "../../../lib/use-error-text.ts";
+import { ConfirmDialog } from "../../../ui/alert-dialog.tsx";
+import { Button } from "../../../ui/button.tsx";
+import { cn } from "../../../ui/cn.ts";
 import {
   Dialog,
   DialogContent,
@@ -35,12 +35,12 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from "../../ui/dialog.tsx";
-import { FormField } from "../../ui/form-field.tsx";
-import { Input } from "../../ui/input.tsx";
-import { Loader, LoadError } from "../../ui/loader.tsx";
-import { Select } from "../../ui/select.tsx";
-import { Spinner } from "../../ui/spinner.tsx";
+} from "../../../ui/dialog.tsx";
+import { FormField } from "../../../ui/form-field.tsx";
+import { Input } from "../../../ui/input.tsx";
+import { Loader, LoadError } from "../../../ui/loader.tsx";
+import { Select } from "../../../ui/select.tsx";
+import { Spinner } from "../../../ui/spinner.tsx";
 import { CellCredential } from "./cell-credential-actions.tsx";
 import { StockActions } from "./cell-onboarding-dialogs.tsx";
 import {
@@ -61,7 +61,7 @@ import {
   SEARCH_DELAY_MS,
   setPhase,
 } from "./cells-rules.ts";
-import { useFormatters } from "../../lib/use-formatters.ts";
+import { useFormatters } from "../../../lib/use-formatters.ts";
 
 const SETUP_KEY = "hes:infrastructure-setup";
 const LISTS: readonly CellCategory[] = ["WAITING_FOR_INSTALLATION", "IN_STOCK", "INSTALLED"];

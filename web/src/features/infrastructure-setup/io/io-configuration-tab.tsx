@@ -6,17 +6,17 @@
 import { Info, Plus, Trash2 } from "lucide-react";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { isAdminOf } from "../../lib/access.ts";
-import { useSession } from "../../lib/session-atoms.ts";
-import { useAsync } from "../../lib/use-async.ts";
-import { useErrorText } from "../../lib/use-error-text.ts";
-import { ConfirmDialog } from "../../ui/alert-dialog.tsx";
-import { Button } from "../../ui/button.tsx";
-import { FormField } from "../../ui/form-field.tsx";
-import { Input } from "../../ui/input.tsx";
-import { Loader, LoadError } from "../../ui/loader.tsx";
-import { Select } from "../../ui/select.tsx";
-import { type CellIo, cellsApi, type IoModule, type SetupCell } from "./cells-api.ts";
+import { isAdminOf } from "../../../lib/access.ts";
+import { useSession } from "../../../lib/session-atoms.ts";
+import { useAsync } from "../../../lib/use-async.ts";
+import { useErrorText } from "../../../lib/use-error-text.ts";
+import { ConfirmDialog } from "../../../ui/alert-dialog.tsx";
+import { Button } from "../../../ui/button.tsx";
+import { FormField } from "../../../ui/form-field.tsx";
+import { Input } from "../../../ui/input.tsx";
+import { Loader, LoadError } from "../../../ui/loader.tsx";
+import { Select } from "../../../ui/select.tsx";
+import { type CellIo, cellsApi, type IoModule, type SetupCell } from "../cells/cells-api.ts";
 import {
   IO_MODULE_TYPES,
   IO_NAME,
@@ -25,8 +25,8 @@ import {
   ioModuleMessages,
   type IoModuleType,
   type RuleMessage,
-} from "./cells-rules.ts";
-import { nameMessage, parseNumber } from "./rules.ts";
+} from "../cells/cells-rules.ts";
+import { nameMessage, parseNumber } from "../structure/rules.ts";
 
 const IO_KEY = "hes:io-configuration";
 

@@ -7,8 +7,8 @@
 import { KeyRound, ShieldOff } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useErrorText } from "../../lib/use-error-text.ts";
-import { useFormatters } from "../../lib/use-formatters.ts";
+import { useErrorText } from "../../../lib/use-error-text.ts";
+import { useFormatters } from "../../../lib/use-formatters.ts";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -16,11 +16,11 @@ import {
   AlertDialogContent,
   AlertDialogDescription,
   AlertDialogTitle,
-} from "../../ui/alert-dialog.tsx";
-import { Button } from "../../ui/button.tsx";
-import { FormField } from "../../ui/form-field.tsx";
-import { Input } from "../../ui/input.tsx";
-import { Notice } from "../../ui/notice.tsx";
+} from "../../../ui/alert-dialog.tsx";
+import { Button } from "../../../ui/button.tsx";
+import { FormField } from "../../../ui/form-field.tsx";
+import { Input } from "../../../ui/input.tsx";
+import { Notice } from "../../../ui/notice.tsx";
 import { CredentialDialog } from "./cell-credential-dialog.tsx";
 import { type CellCredentialDto, cellsApi, type SetupCell } from "./cells-api.ts";
 

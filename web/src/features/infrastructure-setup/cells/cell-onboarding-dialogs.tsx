@@ -16,11 +16,11 @@ import {
   REGISTRATION_TYPES,
   type RegistrationType,
   serialNumberRule,
-} from "../../../../modules/grid/contract.ts";
-import { ApiError } from "../../lib/api.ts";
-import { fieldIssuesOf, type FieldMessage, serverErrors } from "../../lib/field-errors.ts";
-import { useErrorText } from "../../lib/use-error-text.ts";
-import { Button } from "../../ui/button.tsx";
+} from "../../../../../modules/grid/contract.ts";
+import { ApiError } from "../../../lib/api.ts";
+import { fieldIssuesOf, type FieldMessage, serverErrors } from "../../../lib/field-errors.ts";
+import { useErrorText } from "../../../lib/use-error-text.ts";
+import { Button } from "../../../ui/button.tsx";
 import {
   Dialog,
   DialogContent,
@@ -28,11 +28,11 @@ import {
   DialogFooter,
   DialogHeader,
   DialogTitle,
-} from "../../ui/dialog.tsx";
-import { FormField } from "../../ui/form-field.tsx";
-import { Input } from "../../ui/input.tsx";
-import { Notice } from "../../ui/notice.tsx";
-import { Select } from "../../ui/select.tsx";
+} from "../../../ui/dialog.tsx";
+import { FormField } from "../../../ui/form-field.tsx";
+import { Input } from "../../../ui/input.tsx";
+import { Notice } from "../../../ui/notice.tsx";
+import { Select } from "../../../ui/select.tsx";
 import { CredentialDialog } from "./cell-credential-dialog.tsx";
 import { type CellCredentialDto, cellsApi } from "./cells-api.ts";
 
