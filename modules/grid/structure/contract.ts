@@ -124,6 +124,8 @@ export const stationGroupInput = z.object({
   longitude: optionalCoordinate(180),
 }).meta({ id: "StationGroupInput" });
 export type StationGroupInput = z.output<typeof stationGroupInput>;
+/** What the web sends for a station group. */
+export type StationGroupBody = z.input<typeof stationGroupInput>;
 
 /** `PUT /gsm/mv-feeder-groups/{id}`, `PUT /gsm/lv-groups/{id}`: a new name. */
 export const groupNameInput = z.object({ name: gridName() }).meta({ id: "GroupNameInput" });
@@ -200,6 +202,8 @@ export const feederInput = z.object({
   parameters: feederParameters(f.type, f.parameters),
 })).meta({ id: "FeederInput" });
 export type FeederInput = z.output<typeof feederInput>;
+/** What the web sends for a feeder. */
+export type FeederBody = z.input<typeof feederInput>;
 
 const electricalWorkInput = z.object({
   name: gridName(),
@@ -226,11 +230,15 @@ export const newNodeInput = z.object({
     .refine((list) => list.length > 0, requiredChoice),
 }).meta({ id: "NewNodeInput" });
 export type NewNodeInput = z.output<typeof newNodeInput>;
+/** What the web sends for a new node. */
+export type NewNodeBody = z.input<typeof newNodeInput>;
 
 /** `PUT /gsm/nodes/{id}`: the node and its electrical work (a new name: 3-20 characters). */
 export const nodeUpdateInput = z.object({ name: gridName(), ...nodeFields })
   .meta({ id: "NodeUpdateInput" });
 export type NodeUpdateInput = z.output<typeof nodeUpdateInput>;
+/** What the web sends for a node change. */
+export type NodeUpdateBody = z.input<typeof nodeUpdateInput>;
 
 /** `PUT /gsm/mv-feeder-groups/{id}/mv-topology`: at least two distinct MV feeders, in order. */
 export const mvTopologyInput = z.object({
@@ -360,6 +368,7 @@ export type FeederChangeDto = z.output<typeof feederChangeDto>;
 /** A deleted node: its cells went back to 'waiting for configuration'. */
 export const deletedNodeDto = z.object({ cellIds: z.array(z.string()) })
   .meta({ id: "DeletedNodeDto" });
+export type DeletedNodeDto = z.output<typeof deletedNodeDto>;
 
 /** The MV topology of an MV feeder group: its MV feeders in order. */
 export const mvTopologyDto = z.object({

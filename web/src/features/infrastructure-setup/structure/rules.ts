@@ -3,7 +3,12 @@
  * pure), the messages use the same keys (namespace `errors`), so a form shows exactly what the
  * server would answer before the call is made.
  */
-import type { FeederInput, FeederType } from "./grid-api.ts";
+import type {
+  FeederBody,
+  NewNodeBody,
+  NodeUpdateBody,
+} from "../../../../../modules/grid/contract.ts";
+import type { ElectricalWorkType, FeederType } from "./grid-api.ts";
 
 /** A message key of the `errors` namespace with its parameters. */
 export interface RuleMessage {
@@ -24,12 +29,34 @@ import {
   FEEDER_FIELDS,
   FORBIDDEN_NAME_CHARS as FORBIDDEN,
   GRID_NAME,
+  LINE_TYPES,
   NOMINAL_CURRENT,
   type NumericField,
   VECTOR_GROUPS,
 } from "../../../../../modules/grid/structure/validation.ts";
 
-export const isLine = (type: FeederType) => type === "LV_LINE" || type === "MV_LINE";
+export const isLine = (type: FeederType) => LINE_TYPES.includes(type);
+
+/** A feeder form's values: the call's body, with numbers that may still be missing. */
+export type FeederForm = Omit<FeederBody, "nominal_current_a" | "parameters"> & {
+  nominal_current_a: number | null;
+  parameters: Record<string, unknown>;
+};
+
+/** A node form's values: the call's body, with numbers that may still be missing. */
+export type NodeForm = Omit<NodeUpdateBody, "latitude" | "longitude" | "electrical_work"> & {
+  electrical_work: { name: string; type: ElectricalWorkType };
+  latitude: number | null;
+  longitude: number | null;
+};
+
+/** A feeder form whose rules passed is what the server takes: its numbers are set. */
+export const feederBody = (form: FeederForm) => form as FeederBody;
+/** A node form whose rules passed, as the body of a change. */
+export const nodeBody = (form: NodeForm) => form as NodeUpdateBody;
+/** A new node: the node form, its LV group and its first feeders. */
+export const newNodeBody = (form: NodeForm, lvGroupId: string, feeders: FeederForm[]) =>
+  ({ ...nodeBody(form), lv_group_id: lvGroupId, feeders: feeders.map(feederBody) }) as NewNodeBody;
 
 /** The message of a name, or null when valid. */
 export function nameMessage(
@@ -64,7 +91,7 @@ export function numberMessage(value: number | null, field: NumericField): RuleMe
 }
 
 /** Messages of a feeder form by field (`name`, `in_out`, `nominal_current_a`, parameter names). */
-export function feederMessages(feeder: FeederInput): Record<string, RuleMessage> {
+export function feederMessages(feeder: FeederForm): Record<string, RuleMessage> {
   const out: Record<string, RuleMessage> = {};
   const set = (path: string, message: RuleMessage | null) => {
     if (message) out[path] = message;
