@@ -1,6 +1,6 @@
 /**
- * The cells rules of the server (modules/grid/cells_setup.ts, cell_mapping.ts, io_modules.ts)
- * mirrored for the forms, with the same message keys (namespace `errors`).
+ * The cells rules of the server (modules/grid/cells/contract.ts, cell_mapping.ts) for the
+ * forms, with the same limits and message keys (namespace `errors`).
  */
 
 /** A message key of the `errors` namespace with its parameters (as in rules.ts). */
@@ -9,16 +9,32 @@ export interface RuleMessage {
   params?: Record<string, unknown>;
 }
 
-export const PHASES = ["L1", "L2", "L3", "N"] as const;
-export type Phase = (typeof PHASES)[number];
-export const IO_MODULE_TYPES = ["DIGITAL_INPUT", "DIGITAL_OUTPUT", "ANALOG_INPUT"] as const;
-export type IoModuleType = (typeof IO_MODULE_TYPES)[number];
+import { FORBIDDEN_NAME_CHARS as FORBIDDEN } from "../../../../../modules/grid/structure/validation.ts";
+import {
+  IO_MODULE_TYPES,
+  IO_NAME,
+  IO_SIZES,
+  IO_SYSTEM_TYPES,
+  type IoModuleType,
+  MAPPED_PHASES as PHASES,
+  type MappedPhase as Phase,
+  MESSAGE_MAX,
+} from "../../../../../modules/grid/contract.ts";
+
+export {
+  IO_MODULE_TYPES,
+  IO_NAME,
+  IO_SIZES,
+  IO_SYSTEM_TYPES,
+  type IoModuleType,
+  MESSAGE_MAX,
+  type Phase,
+  PHASES,
+};
 
 /** Spec 9: search input delay and button loading delay. */
 export const SEARCH_DELAY_MS = 500;
 export const BUTTON_LOADING_DELAY_MS = 500;
-export const MESSAGE_MAX = 120;
-const FORBIDDEN = /[:<>"/\\|?*!]/;
 
 /** The message of a custom message, or null when valid (empty clears it). */
 export function customMessageRule(text: string): RuleMessage | null {
@@ -68,15 +84,6 @@ export function feederMappingRule(
   }
   return null;
 }
-
-/** System types per module type (modules/grid/io_modules.ts). */
-export const IO_SYSTEM_TYPES: Readonly<Record<IoModuleType, readonly string[]>> = {
-  DIGITAL_INPUT: ["DRY_CONTACT", "24V_DC", "230V_AC"],
-  DIGITAL_OUTPUT: ["RELAY", "24V_DC"],
-  ANALOG_INPUT: ["0_10V", "4_20MA"],
-};
-export const IO_SIZES = [2, 4, 8] as const;
-export const IO_NAME = { min: 3, max: 20 } as const;
 
 /** The messages of the module form by field. */
 export function ioModuleMessages(form: {
