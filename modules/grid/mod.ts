@@ -27,7 +27,7 @@ export {
 export { GridSetupService } from "./structure/setup_service.ts";
 export type { CellsToConfigure, MappingValidated } from "./events.ts";
 export type { CellsSetupDeps, CellsSetupServices } from "./cells/cells_routes.ts";
-export { mapStraight } from "./cells/cell_mapping.ts";
+export { mapStraight } from "./cells/cell_configuration.ts";
 export {
   type ElectricalWorkStatus,
   type ElectricalWorkType,
@@ -85,7 +85,7 @@ export function gridModule(deps: GridDeps): GridModule {
     // The cells' configuration poll authenticates the cell, not a user.
     public: [{
       prefix: "/ingest",
-      routes: cellConfigRoutes({ cells, mapping: cellsSetup.mapping }),
+      routes: cellConfigRoutes({ cells, configuration: cellsSetup.configuration }),
     }],
     close: () => Promise.resolve(cells.close()),
   };

@@ -32,6 +32,7 @@ import {
   setupCellDto,
   validationDto,
 } from "../contract.ts";
+import { CellConfigurationService } from "./cell_configuration.ts";
 import { CellMappingService } from "./cell_mapping.ts";
 import { CellsSetupService } from "./cells_setup.ts";
 import { IoModulesService } from "./io_modules.ts";
@@ -51,11 +52,12 @@ export interface CellsSetupDeps {
   placementChanged?: (cellId: string) => void;
 }
 
-/** The services behind the cells calls (the cell configuration route uses `mapping`). */
+/** The services behind the cells calls and the cells' own configuration route. */
 export interface CellsSetupServices {
   setup: CellsSetupService;
   mapping: CellMappingService;
   io: IoModulesService;
+  configuration: CellConfigurationService;
 }
 
 /** Builds the cells services once for the routes of both sides. */
@@ -63,7 +65,8 @@ export function cellsSetupServices(deps: CellsSetupDeps): CellsSetupServices {
   const setup = new CellsSetupService(deps.db, deps.bus, deps.clock, deps.placementChanged);
   const mapping = new CellMappingService({ ...deps, setup });
   const io = new IoModulesService(deps.db, setup);
-  return { setup, mapping, io };
+  const configuration = new CellConfigurationService(deps.db, deps.clock);
+  return { setup, mapping, io, configuration };
 }
 
 /** Routes mounted at /gsm (behind authentication). */

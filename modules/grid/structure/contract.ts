@@ -6,17 +6,19 @@
  */
 import { z } from "zod";
 import {
+  coordinate,
   FEEDER_FIELDS,
   feederParameters,
-  FORBIDDEN_NAME_CHARS,
-  GRID_NAME,
+  gridName,
   LINE_TYPES,
   NEW_NODE_NAME,
   NOMINAL_CURRENT,
-  type NumericField,
+  numeric,
+  optionalCoordinate,
   VECTOR_GROUPS,
-  withinRange,
 } from "./validation.ts";
+
+export { gridName, numeric };
 
 // ---- Enums and predicates ------------------------------------------------------------------
 
@@ -68,48 +70,6 @@ export function isMvFeeder(feeder: FeederLike): boolean {
 /** The level a feeder shows at. */
 export function feederLevel(feeder: FeederLike): Level {
   return isMvFeeder(feeder) ? "MV" : "LV";
-}
-
-// ---- Field rules ---------------------------------------------------------------------------
-
-/** A grid item's name: trimmed, within the limits, none of : < > " / \ | ? * ! (spec 5). */
-export function gridName(limits: { min: number; max: number } = GRID_NAME) {
-  return z.string({ error: "validation.pleaseInputName" }).trim()
-    .refine((v) => v.length > 0, { message: "validation.pleaseInputName", abort: true })
-    .min(limits.min, { message: "validation.nameMin", abort: true })
-    .max(limits.max, { message: "validation.nameMax", abort: true })
-    .refine((v) => !FORBIDDEN_NAME_CHARS.test(v), "validation.forbiddenChars");
-}
-
-const missing = (input: unknown) => input === undefined || input === null || input === "";
-
-/** A required number of a feeder field: its range, at most two decimals, integers if asked. */
-export function numeric(field: NumericField) {
-  const number = z.number({
-    error: (issue) => missing(issue.input) ? "validation.required" : "validation.onlyNumbers",
-  });
-  const whole = field.integer
-    ? number.int({ message: "validation.integerOnly", abort: true })
-    : number;
-  return whole.refine((v) => withinRange(v, field), {
-    message: "validation.range",
-    params: { min: field.min, max: field.max },
-  });
-}
-
-/** A coordinate in degrees within ±limit; required or optional ("" and null count as none). */
-function coordinate(limit: number) {
-  return z.number({
-    error: (issue) => missing(issue.input) ? "validation.required" : "validation.onlyNumbers",
-  }).refine((v) => Math.abs(v) <= limit, {
-    message: "validation.range",
-    params: { min: -limit, max: limit },
-  });
-}
-function optionalCoordinate(limit: number) {
-  return z.union([coordinate(limit), z.literal(""), z.null()], {
-    error: "validation.onlyNumbers",
-  }).optional().transform((v) => (v === "" || v === undefined ? null : v));
 }
 
 const requiredChoice = "validation.required";

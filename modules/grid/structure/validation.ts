@@ -1,9 +1,11 @@
 /**
  * The limits of the grid setup (spec 5): names, feeder fields per type, numeric ranges with two
- * decimals, the vector groups. The contract's input schemas (contract.ts) apply them with the
- * message keys of the error catalogue (`validation.*` in errors.json); the web forms use the same
- * limits and keys. Pure: imports only the contract's types.
+ * decimals, the vector groups, and the field rules as zod schemas with the message keys of the
+ * error catalogue (`validation.*` in errors.json), which the contract's input schemas
+ * (contract.ts) are built from; the web forms use the same limits and keys. Pure: imports only
+ * zod and the contract's types.
  */
+import { z } from "zod";
 import type { FeederType } from "./contract.ts";
 
 /** Grid item names (station group, MV feeder group, LV group, electrical work, feeder). */
@@ -86,4 +88,47 @@ export function feederParameters(
 export function hasThreePhaseMapping(phases: Iterable<string>): boolean {
   const mapped = new Set(phases);
   return ["L1", "L2", "L3"].every((p) => mapped.has(p));
+}
+
+// ---- The rules as zod schemas, with the message keys of the catalogue -----------------------
+
+/** A grid item's name: trimmed, within the limits, none of : < > " / \ | ? * ! (spec 5). */
+export function gridName(limits: { min: number; max: number } = GRID_NAME) {
+  return z.string({ error: "validation.pleaseInputName" }).trim()
+    .refine((v) => v.length > 0, { message: "validation.pleaseInputName", abort: true })
+    .min(limits.min, { message: "validation.nameMin", abort: true })
+    .max(limits.max, { message: "validation.nameMax", abort: true })
+    .refine((v) => !FORBIDDEN_NAME_CHARS.test(v), "validation.forbiddenChars");
+}
+
+const missing = (input: unknown) => input === undefined || input === null || input === "";
+
+/** A required number of a feeder field: its range, at most two decimals, integers if asked. */
+export function numeric(field: NumericField) {
+  const number = z.number({
+    error: (issue) => missing(issue.input) ? "validation.required" : "validation.onlyNumbers",
+  });
+  const whole = field.integer
+    ? number.int({ message: "validation.integerOnly", abort: true })
+    : number;
+  return whole.refine((v) => withinRange(v, field), {
+    message: "validation.range",
+    params: { min: field.min, max: field.max },
+  });
+}
+
+/** A required coordinate in degrees within ±limit. */
+export function coordinate(limit: number) {
+  return z.number({
+    error: (issue) => missing(issue.input) ? "validation.required" : "validation.onlyNumbers",
+  }).refine((v) => Math.abs(v) <= limit, {
+    message: "validation.range",
+    params: { min: -limit, max: limit },
+  });
+}
+export /** An optional coordinate: "", null and none are stored as null. */
+export function optionalCoordinate(limit: number) {
+  return z.union([coordinate(limit), z.literal(""), z.null()], {
+    error: "validation.onlyNumbers",
+  }).optional().transform((v) => (v === "" || v === undefined ? null : v));
 }
