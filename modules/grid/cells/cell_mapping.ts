@@ -27,14 +27,7 @@ import type {
 } from "../contract.ts";
 import { type CellsSetupService, isConnected } from "./cells_setup.ts";
 import { assertMvEstimationMapping } from "../structure/feeder_rules.ts";
-import {
-  cellMappings,
-  cells,
-  feeders,
-  MAPPED_PHASES,
-  type MappedPhase,
-  nodes,
-} from "../schema.ts";
+import { cellMappings, cells, feeders, MAPPED_PHASES, type MappedPhase, nodes } from "../schema.ts";
 import type { DuckDBConnection } from "@duckdb/node-api";
 
 /** Validation reads the last 10 minutes (30 samples of 20 s) of the cell's probes. */

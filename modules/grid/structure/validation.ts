@@ -126,7 +126,8 @@ export function coordinate(limit: number) {
     params: { min: -limit, max: limit },
   });
 }
-export /** An optional coordinate: "", null and none are stored as null. */
+
+/** An optional coordinate: "", null and none are stored as null. */
 export function optionalCoordinate(limit: number) {
   return z.union([coordinate(limit), z.literal(""), z.null()], {
     error: "validation.onlyNumbers",
