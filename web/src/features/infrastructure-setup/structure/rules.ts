@@ -103,7 +103,8 @@ export function feederMessages(feeder: FeederForm): Record<string, RuleMessage> 
     set(field.name, numberMessage(typeof raw === "number" ? raw : null, field));
   }
   if (
-    feeder.type === "TRANSFORMER" && !VECTOR_GROUPS.includes(feeder.parameters.vectorGroup as never)
+    feeder.type === "TRANSFORMER" &&
+    !(VECTOR_GROUPS as readonly unknown[]).includes(feeder.parameters.vectorGroup)
   ) {
     set("vectorGroup", { key: "validation.required" });
   }
