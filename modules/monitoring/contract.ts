@@ -5,7 +5,7 @@
  * levels and which feeders show at MV are the grid's).
  */
 import { z } from "zod";
-import { LEVELS } from "../grid/contract.ts";
+import { ELECTRICAL_WORK_TYPES, FEEDER_TYPES, LEVELS } from "../grid/contract.ts";
 
 /** The voltage levels, the grid's (the `level` parameter). */
 export { type Level, LEVELS } from "../grid/contract.ts";
@@ -50,7 +50,7 @@ export const feederStatusDto = z.object({
   ...named,
   slot: z.number(),
   /** The structure's feeder type. */
-  type: z.string(),
+  type: z.enum(FEEDER_TYPES),
   state,
   phases: z.array(phaseStatusDto),
 }).meta({ id: "FeederStatusDto" });
@@ -62,7 +62,7 @@ export const nodeStatusDto = z.object({
   latitude: z.number(),
   longitude: z.number(),
   upstream_node_id: z.string().nullable(),
-  electrical_work: z.object({ name: z.string(), type: z.string() }),
+  electrical_work: z.object({ name: z.string(), type: z.enum(ELECTRICAL_WORK_TYPES) }),
   state,
   /** The most upstream silent or interrupted node explaining this node's alarm. */
   suppressed_by: z.string().nullable(),
@@ -132,7 +132,7 @@ export const nodeDetailDto = z.object({
   latitude: z.number(),
   longitude: z.number(),
   upstream_node_id: z.string().nullable(),
-  electrical_work: z.object({ name: z.string(), type: z.string() }),
+  electrical_work: z.object({ name: z.string(), type: z.enum(ELECTRICAL_WORK_TYPES) }),
   station_group: z.object(named),
   mv_feeder_group: z.object(named),
   lv_group: z.object(named),
@@ -150,7 +150,7 @@ export const nodeDetailDto = z.object({
   feeders: z.array(z.object({
     ...named,
     slot: z.number(),
-    type: z.string(),
+    type: z.enum(FEEDER_TYPES),
     nominal_current_a: z.number(),
     /** A = overcurrent above this. */
     overcurrent_a: z.number(),
