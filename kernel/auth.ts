@@ -159,14 +159,22 @@ export function requireAuth(verifier: TokenVerifier): MiddlewareHandler<AppEnv> 
   }, { auth: true });
 }
 
-/** Middleware: requires some role for `key` (or the admin role when `admin` is set). */
-export function requireApp(key: string, opts: { admin?: boolean } = {}): MiddlewareHandler<AppEnv> {
+/**
+ * Middleware: requires some role for `key` (or the admin role when `admin` is set). A list of
+ * keys lets through a holder of any of them (screens of several modules read the grid).
+ */
+export function requireApp(
+  key: string | readonly string[],
+  opts: { admin?: boolean } = {},
+): MiddlewareHandler<AppEnv> {
+  const keys = typeof key === "string" ? [key] : key;
+  const named = keys.join(" | ");
   return withDoc<MiddlewareHandler<AppEnv>>(async (c, next) => {
     const p = c.get("principal");
     const allowed = opts.admin
-      ? isAppAdmin(p.appsRoles, key) || p.role === "super-admin"
-      : holdsKey(p.appsRoles, key);
-    if (!allowed) throw new AppError("common.forbidden", { key });
+      ? keys.some((k) => isAppAdmin(p.appsRoles, k)) || p.role === "super-admin"
+      : keys.some((k) => holdsKey(p.appsRoles, k));
+    if (!allowed) throw new AppError("common.forbidden", { key: named });
     await next();
-  }, { access: { key, admin: opts.admin ?? false } });
+  }, { access: { key: named, admin: opts.admin ?? false } });
 }

@@ -281,6 +281,11 @@ function guardedApp(tokens: TokenVerifier = verifier) {
     (c) => c.json({ userId: c.get("principal").userId }),
   );
   api.get(
+    "/grid-readers",
+    requireApp(["hes:infrastructure-setup", "app:grid-monitoring"]),
+    (c) => c.json({ ok: true }),
+  );
+  api.get(
     "/grid-settings",
     requireApp("app:grid-monitoring", { admin: true }),
     (c) => c.json({ ok: true }),
@@ -335,6 +340,17 @@ Deno.test("requireApp() answers 403 common.forbidden without a role for the app"
     assert.equal(status, 403, appsRoles.join());
     assert.equal(body.key, "common.forbidden");
   }
+});
+
+Deno.test("requireApp([keys]) lets a holder of any of the keys through", async () => {
+  const holder = await call(
+    "/api/grid-readers",
+    await bearerWith({ apps_roles: ["hes:infrastructure-setup:user"] }),
+  );
+  assert.equal(holder.status, 200);
+  const other = await call("/api/grid-readers", await bearerWith({ apps_roles: ["hes:um:user"] }));
+  assert.equal(other.status, 403);
+  assert.equal(other.body.key, "common.forbidden");
 });
 
 Deno.test("requireApp({ admin }) answers 403 to a user role and lets the app admin through", async () => {
