@@ -19,7 +19,8 @@ import { createMailer, type Mailer } from "./mailer.ts";
 import { type Producers, startProducers, type UserDirectory } from "./producers.ts";
 import { notificationRoutes } from "./routes.ts";
 import { NotificationsService } from "./service.ts";
-import { NotificationHub, stompRoutes } from "./stomp.ts";
+import { NotificationHub } from "./stomp_hub.ts";
+import { stompRoutes } from "./stomp_socket.ts";
 
 /** What the notification centre needs from the composition root. */
 export interface NotificationCentreDeps {

@@ -21,7 +21,7 @@ import {
   type Severity,
 } from "./contract.ts";
 import type { NotificationsService } from "./service.ts";
-import type { NotificationHub } from "./stomp.ts";
+import type { NotificationHub } from "./stomp_hub.ts";
 
 export { APP_OF_TYPE };
 

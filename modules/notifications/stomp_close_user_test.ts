@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createLogger, type Principal } from "../../kernel/mod.ts";
-import { NotificationHub, StompSession } from "./stomp.ts";
+import { StompSession } from "./stomp.ts";
+import { NotificationHub } from "./stomp_hub.ts";
 import { type StompFrame, StompParser } from "./stomp_frame.ts";
 
 function connectedSession(hub: NotificationHub, userId: string) {
