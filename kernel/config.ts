@@ -37,6 +37,7 @@ const configSchema = z.object({
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
   MAIL_FROM: z.string().min(3).max(254).default("GridWatch <no-reply@gridwatch.invalid>"),
   E2E_HOOKS: booleanFlag.default(false),
+  TRUST_PROXY: booleanFlag.default(false),
   MQTT_URL: z.string().regex(/^mqtts?:\/\//, "must start with mqtt:// or mqtts://").optional(),
   MQTT_CLIENT_ID: z.string().regex(/^[\w.-]{1,64}$/, "letters, digits, . _ - (at most 64)")
     .optional(),
@@ -74,6 +75,11 @@ export interface AppConfig {
   vendorUrl: string | undefined;
   /** Test hooks of the end-to-end tests (POST /nsm/e2e/...); never set in production. */
   e2eHooks: boolean;
+  /**
+   * A reverse proxy in front sets X-Forwarded-For and clients cannot reach the server past it:
+   * the client address (login throttling, logs) is its last entry, else the connection's peer.
+   */
+  trustProxy: boolean;
   /** Set when an external OpenID provider replaces the embedded one. */
   externalOidc: { issuer: string; clientId: string; audience: string } | undefined;
   /** Set when cells (or gateways) publish their batches to an MQTT broker (docs/scaling.md). */
@@ -124,6 +130,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     mailFrom: c.MAIL_FROM,
     vendorUrl: c.VENDOR_URL,
     e2eHooks: c.E2E_HOOKS,
+    trustProxy: c.TRUST_PROXY,
     externalOidc: c.OIDC_ISSUER
       ? { issuer: c.OIDC_ISSUER, clientId: c.OIDC_CLIENT_ID!, audience: c.OIDC_AUDIENCE! }
       : undefined,

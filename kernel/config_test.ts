@@ -129,3 +129,9 @@ Deno.test("loadConfig() takes VENDOR_URL for the footer's vendor link; unset kee
   );
   assert.throws(() => loadConfig({ VENDOR_URL: "javascript:alert(1)" }), /VENDOR_URL/);
 });
+
+Deno.test("loadConfig() trusts X-Forwarded-For only with TRUST_PROXY=true", () => {
+  assert.equal(loadConfig({}).trustProxy, false);
+  assert.equal(loadConfig({ TRUST_PROXY: "true" }).trustProxy, true);
+  assertRefused({ TRUST_PROXY: "maybe" }, "Invalid configuration: TRUST_PROXY");
+});

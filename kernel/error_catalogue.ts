@@ -96,6 +96,8 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = Object.freeze([
   { key: "validation.deleteModuleInUse", status: 409 },
   { key: "setup.cellWrongState", status: 409 }, // params: type
   { key: "setup.nodeHasCell", status: 409 }, // params: cell_id
+  // Cell onboarding: a serial number is one device, registered once in the installation.
+  { key: "setup.cellSerialExists", status: 409 }, // params: serial_number (import: line)
 
   // Data (4xx)
   { code: 401, key: "data.periodIncorrect", status: 400 },

@@ -4,13 +4,15 @@
  * acknowledge each mapping version they receive. They therefore stay connected, so an
  * administrator can link them to a node and map them in the running demo (code 301 otherwise).
  */
-import type { CellsService } from "../grid/mod.ts";
+import type { CellOnboardingService, CellsService } from "../grid/mod.ts";
 import type { Logger } from "../../kernel/mod.ts";
 import { DEMO_CUSTOMER } from "./mod.ts";
 
 /** What the poller needs. */
 export interface FieldCellDeps {
   cells: CellsService;
+  /** Issues their credentials at start (a rotation, as an administrator would do it). */
+  onboarding: CellOnboardingService;
   customerKeyOf(authConnectionName: string): Promise<string | null>;
   logger: Logger;
   /** Where the platform listens (the cells talk HTTP to it like real devices). */
@@ -23,11 +25,13 @@ export async function startFieldCellPolling(deps: FieldCellDeps): Promise<() => 
   const customerKey = await deps.customerKeyOf(DEMO_CUSTOMER);
   if (!customerKey) return () => Promise.resolve();
   const field = (await deps.cells.listFor(customerKey, "WAITING_FOR_INSTALLATION"))
-    .filter((cell) => cell.gps_fix !== null);
+    .filter((cell) => cell.gps_fix !== null && !cell.revoked);
   const credentials = new Map<string, string>();
   /** The mapping version each cell applied last (a real cell acknowledges once). */
   const applied = new Map<string, number>();
-  for (const cell of field) credentials.set(cell.id, await deps.cells.rotateCredential(cell.id));
+  for (const cell of field) {
+    credentials.set(cell.id, (await deps.onboarding.rotate(customerKey, cell.id)).credential);
+  }
 
   const pollOnce = async () => {
     for (const [cellId, credential] of credentials) {

@@ -5,6 +5,7 @@
  * the simulator what each LV grid feeds.
  */
 import {
+  type CellOnboardingService,
   type CellsService,
   createStructure,
   mapStraight,
@@ -192,25 +193,29 @@ export const DEMO_GRID: NewStationGroup[] = [{
   ],
 }];
 
-/** Creates the demo grid and one installed cell per node; returns the cell ids by node name. */
+/**
+ * Creates the demo grid and one installed cell per node; returns the cell ids by node name. The
+ * cells are registered like real ones (the onboarding service behind POST /gsm/cells); their
+ * credentials are not kept: the simulation issues fresh ones at every start.
+ */
 export async function seedDemoGrid(
   db: Db,
   cells: CellsService,
+  onboarding: CellOnboardingService,
   customerKey: string,
 ): Promise<Map<string, string>> {
   const nodeIds = await createStructure(db, customerKey, DEMO_GRID);
   const cellIds = new Map<string, string>();
   let serial = 1;
   for (const [nodeName, nodeId] of nodeIds) {
-    const { cellId } = await cells.register(
-      customerKey,
-      `GW-2026-${String(serial++).padStart(4, "0")}`,
-    );
+    const { cell_id: cellId } = await onboarding.register(customerKey, {
+      serial_number: `GW-2026-${String(serial++).padStart(4, "0")}`,
+    });
     await cells.install(cellId, nodeId);
     await mapStraight(db, cellId, nodeId);
     cellIds.set(nodeName, cellId);
   }
-  await seedDemoSpareCells(cells, customerKey);
+  await seedDemoSpareCells(cells, onboarding, customerKey);
   return cellIds;
 }
 
@@ -218,18 +223,22 @@ export async function seedDemoGrid(
  * Cells not in the grid yet: four in stock (one a DTVI device) and three waiting for
  * installation, two of which have contacted the platform (GPS and GSM known, linkable).
  */
-async function seedDemoSpareCells(cells: CellsService, customerKey: string): Promise<void> {
+async function seedDemoSpareCells(
+  cells: CellsService,
+  onboarding: CellOnboardingService,
+  customerKey: string,
+): Promise<void> {
   for (const serial of ["GW-2026-0021", "GW-2026-0022", "GW-2026-0023"]) {
-    await cells.register(customerKey, serial);
+    await onboarding.register(customerKey, { serial_number: serial });
   }
-  await cells.register(customerKey, "DTVI-2026-0001", "DTVI");
+  await onboarding.register(customerKey, { serial_number: "DTVI-2026-0001", device_model: "DTVI" });
   const waiting = [
     { serial: "GW-2026-0024", seen: { gps_fix: "GPS_FIX", gsm_signal: "EXCELLENT" } },
     { serial: "GW-2026-0025", seen: { gps_fix: "DGPS_FIX", gsm_signal: "FAIR" } },
     { serial: "GW-2026-0026", seen: null },
   ];
   for (const { serial, seen } of waiting) {
-    const { cellId } = await cells.register(customerKey, serial);
+    const { cell_id: cellId } = await onboarding.register(customerKey, { serial_number: serial });
     await cells.toWaiting(cellId, seen ? null : "Mounting bracket missing, ask the depot");
     if (seen) await cells.recordStatus(cellId, { firmware: "2.4.1", ...seen });
   }

@@ -5,7 +5,7 @@
  * documented in README.md; set DEMO_SEED=false for a real installation.
  */
 import type { CustomersService } from "../customers/mod.ts";
-import type { CellsService } from "../grid/mod.ts";
+import type { CellOnboardingService, CellsService } from "../grid/mod.ts";
 import type { Db, EventBus, Logger } from "../../kernel/mod.ts";
 import type { UsersService } from "../users/mod.ts";
 import { seedDemoGrid, seedOtherGrid } from "./grid.ts";
@@ -102,6 +102,8 @@ export async function seedDemo(
     customers: CustomersService;
     users: UsersService;
     cells: CellsService;
+    /** The registration service behind POST /gsm/cells: demo cells are registered like real ones. */
+    onboarding: CellOnboardingService;
     logger: Logger;
     /** For the I/O configuration service (it publishes nothing while seeding). */
     bus: EventBus;
@@ -149,7 +151,7 @@ export async function seedDemo(
     authorizedEmailDomains: ["sw-beispiel.ch"],
   });
   const demo = (await deps.customers.getByConnection(DEMO_CUSTOMER))!;
-  const demoCells = await seedDemoGrid(deps.db, deps.cells, demo.key);
+  const demoCells = await seedDemoGrid(deps.db, deps.cells, deps.onboarding, demo.key);
   await seedDemoIo(deps.db, deps.bus, demo.key, demoCells.values());
   for (const u of DEMO_USERS) {
     await deps.users.create({

@@ -13,7 +13,7 @@ import {
   storeSimulatedRange,
 } from "../../core/mod.ts";
 import type { CustomersService } from "../customers/mod.ts";
-import { type CellsService, readStructure } from "../grid/mod.ts";
+import { type CellOnboardingService, type CellsService, readStructure } from "../grid/mod.ts";
 import type { Db, Logger } from "../../kernel/mod.ts";
 import { DEMO_CUSTOMER } from "./mod.ts";
 import { DEMO_PROFILES } from "./grid.ts";
@@ -30,6 +30,8 @@ export interface DemoSimulationDeps {
   db: Db;
   customers: CustomersService;
   cells: CellsService;
+  /** Issues the simulated cells' credentials (the rotation behind POST /gsm/cells/{id}/credential). */
+  onboarding: CellOnboardingService;
   store: MeasurementStore;
   aggregator: Aggregator;
   logger: Logger;
@@ -40,12 +42,16 @@ export interface DemoSimulationDeps {
   seed?: number;
 }
 
-/** Builds simulator cells from the demo grid and issues their credentials. */
+/**
+ * Builds simulator cells from the demo grid and issues their credentials (a rotation, as an
+ * administrator would do it). A cell whose credential an administrator revoked stays silent.
+ */
 export async function demoSimCells(deps: DemoSimulationDeps, now: number): Promise<SimCell[]> {
   const customer = await deps.customers.getByConnection(DEMO_CUSTOMER);
   if (!customer) return [];
   const installed = new Map(
-    (await deps.cells.listFor(customer.key, "INSTALLED")).map((c) => [c.node_id, c.id]),
+    (await deps.cells.listFor(customer.key, "INSTALLED")).filter((c) => !c.revoked)
+      .map((c) => [c.node_id, c.id]),
   );
   const un = Number.parseFloat((customer.default_lv_nominal_voltage ?? "230/400").split("/")[0]!);
   // The MV nominal as grid monitoring evaluates it: the line voltage over sqrt(3).
@@ -64,7 +70,7 @@ export async function demoSimCells(deps: DemoSimulationDeps, now: number): Promi
           : [];
         cells.push({
           cellId,
-          credential: await deps.cells.rotateCredential(cellId),
+          credential: (await deps.onboarding.rotate(customer.key, cellId)).credential,
           nodeKind: node.electrical_work.type as SimCell["nodeKind"],
           nominalVoltage: un,
           mvNominalVoltage: unMv,

@@ -12,8 +12,8 @@ import {
   STATES,
   worst,
 } from "../../core/mod.ts";
-import type { StationGroupDto } from "../grid/mod.ts";
-import { isMvFeeder, type Level } from "./contract.ts";
+import { isMvFeeder, type StationGroupDto } from "../grid/mod.ts";
+import type { Level } from "./contract.ts";
 
 export type { GridStatusDto, Level, NodeStatusDto, PhaseStatusDto } from "./contract.ts";
 

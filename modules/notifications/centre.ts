@@ -19,7 +19,8 @@ import { createMailer, type Mailer } from "./mailer.ts";
 import { type Producers, startProducers, type UserDirectory } from "./producers.ts";
 import { notificationRoutes } from "./routes.ts";
 import { NotificationsService } from "./service.ts";
-import { NotificationHub, stompRoutes } from "./stomp.ts";
+import { NotificationHub } from "./stomp_hub.ts";
+import { stompRoutes } from "./stomp_socket.ts";
 
 /** What the notification centre needs from the composition root. */
 export interface NotificationCentreDeps {
@@ -83,6 +84,16 @@ export function notificationsModule(deps: NotificationCentreDeps): NotificationC
     logger,
     ...(deps.heartbeatMs !== undefined ? { heartbeatMs: deps.heartbeatMs } : {}),
   });
+  // A user disabled, deleted or demoted loses their live sessions at once; the client
+  // reconnects, and its token is checked again (docs/operations.md, "Revocation").
+  const stopClosing = deps.bus.subscribe("users.accessChanged", (change) => {
+    if (change.state === "active" && !change.revoked && !change.narrowed) return;
+    const message = change.state === "active" && !change.revoked
+      ? "Access changed: reconnect"
+      : "Unauthorized: access revoked";
+    const closed = hub.closeUser(change.userId, message);
+    if (closed) logger.info("STOMP sessions closed", { userId: change.userId, closed, message });
+  });
   const routes: Hono<AppEnv> = notificationRoutes(service);
   if (deps.e2eHooks) {
     routes.post("/e2e/cells-to-configure", validate("json", hookBody), async (c) => {
@@ -120,6 +131,7 @@ export function notificationsModule(deps: NotificationCentreDeps): NotificationC
     mailer,
     producers,
     async close() {
+      stopClosing();
       hub.closeAll();
       await producers.stop();
       mailer.close();

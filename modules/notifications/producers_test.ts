@@ -4,7 +4,13 @@ import type { NodeStateChanged } from "../monitoring/mod.ts";
 import type { CurrentUserDto } from "../users/mod.ts";
 import type { Mailer, MailMessage } from "./mailer.ts";
 import { notificationLine } from "./mail_texts.ts";
-import { channelsFor, coalesceNodeChanges, ioAnnouncement, startProducers } from "./producers.ts";
+import {
+  channelsFor,
+  coalesceNodeChanges,
+  ioAnnouncement,
+  lockoutAnnouncement,
+  startProducers,
+} from "./producers.ts";
 import { type NotificationDto, NotificationsService } from "./service.ts";
 
 const logger = createLogger("error");
@@ -270,4 +276,31 @@ Deno.test("an I/O state change becomes an IO_MONITORING notification with its no
     "Station door channel 1 at TS Seeblick is on",
   );
   assert.equal(notificationLine("de", closed), "Station door Kanal 1 bei TS Seeblick ist aus");
+});
+
+Deno.test("a login lockout is a SETUP_INFORMATION warning for the user-management admins but the user", () => {
+  const a = lockoutAnnouncement({
+    customerKey: "c1",
+    userId: "locked",
+    email: "locked@demo-ew.ch",
+    at: "2026-01-01T10:00:00.000Z",
+    until: "2026-01-01T10:15:00.000Z",
+    address: "198.51.100.7",
+  });
+  assert.equal(a.type, "SETUP_INFORMATION");
+  assert.equal(a.name, "LOGIN_LOCKED");
+  assert.equal(a.severity, "WARNING");
+  assert.deepEqual(a.info, {
+    state: "LOCKED",
+    status: "locked@demo-ew.ch",
+    counter: 15,
+    start_time: "2026-01-01T10:00:00.000Z",
+  });
+  const admins = [
+    user("um-admin", ["hes:um:admin"], {}),
+    user("um-user", ["hes:um:user", "hes:infrastructure-setup:admin"], {}),
+    user("grid-admin", ["app:grid-monitoring:admin"], {}),
+    user("locked", ["hes:um:admin"], {}),
+  ].filter(a.audience!).map((u) => u.user_id);
+  assert.deepEqual(admins, ["um-admin"]);
 });

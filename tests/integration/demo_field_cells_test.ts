@@ -14,7 +14,7 @@ Deno.test("demo field cells poll their configuration and stay connected", async 
     platform.app.fetch,
   );
   try {
-    const { cells, customers } = platform.services;
+    const { cells, customers, onboarding } = platform.services;
     const customerKey = (await customers.getByConnection("demo-ew"))!.key;
     const waiting = await cells.listFor(customerKey, "WAITING_FOR_INSTALLATION");
     const powered = waiting.filter((c) => c.gps_fix !== null);
@@ -23,6 +23,7 @@ Deno.test("demo field cells poll their configuration and stay connected", async 
 
     const stop = await startFieldCellPolling({
       cells,
+      onboarding,
       customerKeyOf: async (name) => (await customers.getByConnection(name))?.key ?? null,
       logger: createLogger("error"),
       baseUrl: `http://127.0.0.1:${server.addr.port}`,

@@ -60,7 +60,7 @@ export async function startBenchPlatform(
     platform.app.fetch,
   );
   const started = performance.now();
-  const { customers, cells: registry, db } = platform.services;
+  const { customers, cells: registry, onboarding, db } = platform.services;
   const customer = await customers.getByConnection(OTHER_CUSTOMER);
   if (!customer) {
     throw new Error(`Cannot prepare the benchmark: customer ${OTHER_CUSTOMER} is missing`);
@@ -71,7 +71,9 @@ export async function startBenchPlatform(
     const template = lvgridCell(k);
     const nodeName = `${template.nodeKind === "MV_LV_STATION" ? "TS" : "CAB"} bench ${k}`;
     const serial = `BENCH-${String(k).padStart(7, "0")}`;
-    const { cellId, credential } = await registry.register(customer.key, serial);
+    const { cell_id: cellId, credential } = await onboarding.register(customer.key, {
+      serial_number: serial,
+    });
     await registry.install(cellId, nodeIds.get(nodeName)!);
     cells.push({ ...template, cellId, credential });
   }

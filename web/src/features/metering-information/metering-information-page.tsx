@@ -21,40 +21,15 @@ import { Page } from "../../ui/page.tsx";
 import { StructureMissing } from "../../ui/structure-missing.tsx";
 import { ListMapSwitch } from "../../map/list-map-switch.tsx";
 import { useFormatters } from "../../lib/use-formatters.ts";
+import type { ElectricalWorksStatus, MeteringState } from "../../../../modules/grid/contract.ts";
 
-export const METERING_STATES = ["CONNECTED", "DISCONNECTED", "NO_CELL", "UNMEASURED"] as const;
-export type MeteringState = (typeof METERING_STATES)[number];
-
-interface ElectricalWorkStatus {
-  node_id: string;
-  node_name: string;
-  key: string;
-  name: string;
-  type: string;
-  latitude: number;
-  longitude: number;
-  station_group: { id: string; name: string };
-  mv_feeder_group: { id: string; name: string };
-  lv_group: { id: string; name: string };
-  feeder_count: number;
-  /** The voltage levels the work has values at (modules/grid/setup_service.ts). */
-  levels: ("LV" | "MV")[];
-  state: MeteringState;
-  last_data_at: string | null;
-  cell: {
-    id: string;
-    serial_number: string;
-    status: string;
-    gps_fix: string | null;
-    gsm_signal: string | null;
-  } | null;
-}
-
-interface StatusResponse {
-  electrical_works: ElectricalWorkStatus[];
-  counts: Record<MeteringState, number>;
-  generated_at: string;
-}
+/** The states in the order of the filter and the legend (best first). */
+const METERING_STATES: readonly MeteringState[] = [
+  "CONNECTED",
+  "DISCONNECTED",
+  "NO_CELL",
+  "UNMEASURED",
+];
 
 /** Colour token and icon per metering state (never colour alone). */
 const LOOK: Record<MeteringState, { map: MapState; className: string; icon: ReactNode }> = {
@@ -113,7 +88,7 @@ export function MeteringInformationPage() {
   const { overlays } = useMapOverlays(0);
   // Refreshed in place: the last answer stays on screen while the next one loads.
   const load = useLiveLoad(
-    (signal) => api.get<StatusResponse>("/gsm/electrical-works/status", { signal }),
+    (signal) => api.get<ElectricalWorksStatus>("/gsm/electrical-works/status", { signal }),
     "status",
     REFRESH_MS,
   );

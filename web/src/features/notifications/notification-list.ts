@@ -77,6 +77,12 @@ export function notificationText(
       return info.status === "CORRECT"
         ? { key: "text.mappingCorrect", values: { node } }
         : { key: "text.mappingInvalid", values: { node, status: info.status ?? "" } };
+    case "LOGIN_LOCKED":
+      // identity.loginLocked: the account's e-mail in status, the lockout's minutes in counter.
+      return {
+        key: "text.loginLocked",
+        values: { email: info.status ?? "", minutes: info.counter ?? 15 },
+      };
     case "IO_STATE_CHANGED":
       return {
         key: info.state === "ON" ? "text.ioStateOn" : "text.ioStateOff",

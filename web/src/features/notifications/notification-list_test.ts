@@ -70,6 +70,10 @@ Deno.test("texts by type and state (spec 2.7)", () => {
     "text.mappingCorrect",
   );
   assert.equal(text({ name: "CELLS_TO_CONFIGURE", info: { number_of_alarms: 4 } }).values.count, 4);
+  assert.deepEqual(
+    text({ name: "LOGIN_LOCKED", info: { state: "LOCKED", status: "a@demo-ew.ch", counter: 15 } }),
+    { key: "text.loginLocked", values: { email: "a@demo-ew.ch", minutes: 15 } },
+  );
   const io = { status: "Station door", counter: 2, node_name: "TS Dorf" };
   assert.deepEqual(
     text({ name: "IO_STATE_CHANGED", type: "IO_MONITORING", info: { ...io, state: "ON" } }),
