@@ -186,9 +186,9 @@ export async function startPlatform(
       {
         appName: APP_NAME,
         version: pkg.version,
-        vendorUrl: "https://github.com/",
+        vendorUrl: config.vendorUrl ?? "",
         oidc: identity.web,
-        defaultStartPage: "/data-export",
+        defaultStartPage: "/grid-monitoring",
         defaultStartPageKey: "hes:data-export",
         appsOpenToAll: ["user-settings", "app:api-doc"],
         helpBaseUrl: "/help",

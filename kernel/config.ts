@@ -33,6 +33,7 @@ const configSchema = z.object({
     .default("16MB"),
   RAW_LIFETIME_DAYS: z.coerce.number().int().min(1).max(400).default(30),
   SESSION_INACTIVITY_MINUTES: z.coerce.number().int().min(0).max(1440).default(30),
+  VENDOR_URL: z.url({ protocol: /^https?$/ }).optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
   MAIL_FROM: z.string().min(3).max(254).default("GridWatch <no-reply@gridwatch.invalid>"),
   E2E_HOOKS: booleanFlag.default(false),
@@ -70,6 +71,8 @@ export interface AppConfig {
   smtpUrl: string | undefined;
   /** Sender of the e-mails. */
   mailFrom: string;
+  /** The footer's vendor link; unset: the product's own about page in the help. */
+  vendorUrl: string | undefined;
   /** Test hooks of the end-to-end tests (POST /nsm/e2e/...); never set in production. */
   e2eHooks: boolean;
   /**
@@ -125,6 +128,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     simulatorBackfillDays: c.SIMULATOR_BACKFILL_DAYS,
     smtpUrl: c.SMTP_URL,
     mailFrom: c.MAIL_FROM,
+    vendorUrl: c.VENDOR_URL,
     e2eHooks: c.E2E_HOOKS,
     trustProxy: c.TRUST_PROXY,
     externalOidc: c.OIDC_ISSUER

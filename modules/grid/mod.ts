@@ -35,6 +35,7 @@ export {
   type FeederDto,
   feederLevel,
   type FeederType,
+  type IoScale,
   isMvFeeder,
   type Level,
   LEVELS,

@@ -145,6 +145,10 @@ export const ioModules = gridSchema.table("io_modules", {
   size: smallint("size").notNull(),
   resolution: doublePrecision("resolution").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  /** An analog input's measuring range: the signal maps onto [rangeMin, rangeMax] rangeUnit. */
+  rangeMin: doublePrecision("range_min"),
+  rangeMax: doublePrecision("range_max"),
+  rangeUnit: text("range_unit"),
 });
 
 export const cellIoModules = gridSchema.table("cell_io_modules", {

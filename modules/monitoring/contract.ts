@@ -63,6 +63,11 @@ export const nodeStatusDto = z.object({
   longitude: z.number(),
   upstream_node_id: z.string().nullable(),
   electrical_work: z.object({ name: z.string(), type: z.enum(ELECTRICAL_WORK_TYPES) }),
+  /**
+   * The node has medium voltage values (an MV line, or a transformer with MV estimation):
+   * false disables the Medium Voltage toggle while the node is selected (spec 2.4).
+   */
+  has_mv_values: z.boolean(),
   state,
   /** The most upstream silent or interrupted node explaining this node's alarm. */
   suppressed_by: z.string().nullable(),

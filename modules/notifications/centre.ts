@@ -39,8 +39,9 @@ export interface NotificationCentreDeps {
   /** Window coalescing the node state changes of one evaluation (default 2000 ms). */
   coalesceMs?: number;
   /**
-   * Mounts POST /nsm/e2e/cells-to-configure, which publishes a grid.cellsToConfigure event for
-   * the caller's customer. Only for end-to-end tests (E2E_HOOKS=true); never in production.
+   * Mounts POST /nsm/e2e/cells-to-configure and POST /nsm/e2e/node-state-changed, which publish
+   * a grid.cellsToConfigure or a monitoring.nodeStateChanged event for the caller's customer.
+   * Only for end-to-end tests (E2E_HOOKS=true); never in production.
    */
   e2eHooks?: boolean;
 }
@@ -55,6 +56,12 @@ export interface NotificationCentre extends PlatformModule {
 }
 
 const hookBody = z.strictObject({ count: z.number().int().min(1).max(1000).default(1) });
+const nodeHookBody = z.strictObject({
+  node_id: z.string().min(1).max(100),
+  node_name: z.string().min(1).max(100),
+  ew_name: z.string().min(1).max(100),
+  state: z.enum(["UNDERVOLTAGE", "OVERVOLTAGE", "OVERCURRENT", "NO_DATA", "INTERRUPTION"]),
+});
 
 /** Starts the producers and builds the /nsm routes. */
 export function notificationsModule(deps: NotificationCentreDeps): NotificationCentre {
@@ -96,6 +103,21 @@ export function notificationsModule(deps: NotificationCentreDeps): NotificationC
         cellIds: [],
         count,
         reason: "NEW_STOCK",
+      });
+      return c.json({ published: true }, 202);
+    });
+    routes.post("/e2e/node-state-changed", validate("json", nodeHookBody), async (c) => {
+      const body = c.req.valid("json");
+      await deps.bus.publish("monitoring.nodeStateChanged", {
+        customerKey: c.get("tenant").key,
+        nodeId: body.node_id,
+        nodeName: body.node_name,
+        electricalWorkName: body.ew_name,
+        level: "LV",
+        from: "OK",
+        to: body.state,
+        suppressedBy: null,
+        at: new Date().toISOString(),
       });
       return c.json({ published: true }, 202);
     });

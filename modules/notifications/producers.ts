@@ -120,6 +120,7 @@ export function coalesceNodeChanges(
       info: {
         number_of_alarms: alarms.length,
         state: worst,
+        node_id: first.nodeId,
         node_name: first.nodeName,
         ew_name: first.electricalWorkName,
         start_time: first.at,
@@ -135,6 +136,7 @@ export function coalesceNodeChanges(
       number_of_alarms: 0,
       counter: cleared.length,
       state: "OK",
+      node_id: first.nodeId,
       node_name: first.nodeName,
       ew_name: first.electricalWorkName,
       start_time: first.at,
@@ -155,6 +157,8 @@ export function ioAnnouncement(e: IoStateChanged): Announcement {
     severity: e.moduleType === "DIGITAL_INPUT" && e.value === 1 ? "WARNING" : "INFO",
     info: {
       ew_name: e.electricalWorkName,
+      ew_key: e.electricalWorkKey,
+      node_id: e.nodeId,
       node_name: e.nodeName,
       start_time: e.at,
       state: e.value === 1 ? "ON" : "OFF",
@@ -268,6 +272,7 @@ export function startProducers(deps: ProducerDeps): Producers {
         severity: e.status === "FAILURE" ? "WARNING" : "INFO",
         info: {
           status: e.status,
+          node_id: e.nodeId,
           node_name: e.nodeName,
           ew_name: e.electricalWorkName,
           start_time: e.at,

@@ -84,6 +84,7 @@ Deno.test("node state changes of one evaluation coalesce into one notification",
   assert.equal(alarms?.info.number_of_alarms, 2, "the suppressed change is no alarm");
   assert.equal(alarms?.info.state, "INTERRUPTION");
   assert.equal(alarms?.info.node_name, "Node a");
+  assert.equal(alarms?.info.node_id, "a", "the bell opens the node");
   const warning = coalesceNodeChanges("c1", [change("a", "OVERVOLTAGE")]);
   assert.equal(warning?.severity, "WARNING");
   const cleared = coalesceNodeChanges("c1", [change("a", "OK"), change("b", "OK")]);
@@ -252,6 +253,8 @@ Deno.test("an I/O state change becomes an IO_MONITORING notification with its no
     severity: "WARNING",
     info: {
       ew_name: "TS Seeblick",
+      ew_key: "ew-1",
+      node_id: "n1",
       node_name: "TS Seeblick",
       start_time: "2026-11-22T09:00:00.000Z",
       state: "ON",

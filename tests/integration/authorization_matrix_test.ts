@@ -208,6 +208,7 @@ const EXPECTED: Record<string, Rule> = {
   "GET /gsm/io-modules": cellsRead(200),
   // The matrix body has no module size: writers pass the access check and get 400.
   "POST /gsm/io-modules": cellsWrite(400),
+  "PATCH /gsm/io-modules/:id": cellsWrite(404),
   "DELETE /gsm/io-modules/:id": cellsWrite(404),
   "GET /gsm/cells/:id/io-modules": cellsRead(404),
   "POST /gsm/cells/:id/io-modules": cellsWrite(404),
@@ -255,6 +256,7 @@ const BODIES: Record<string, unknown> = {
     resolution: 1,
   },
   "POST /gsm/cells/:id/io-modules": { module_id: NO_NODE },
+  "PATCH /gsm/io-modules/:id": { scale: null },
   "PATCH /usm/users/current/:id": { language: "en" },
   "PUT /nsm/notifications/users/:id": { is_read: true },
   "PUT /nsm/notifications/:key": { is_read: true },

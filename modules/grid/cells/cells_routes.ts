@@ -24,6 +24,7 @@ import {
   cellSearchQuery,
   ioModuleDto,
   ioModuleInput,
+  ioModuleScaleInput,
   linkableNodeDto,
   linkCellInput,
   mappingDto,
@@ -184,6 +185,16 @@ export function cellsSetupRoutes({ setup, mapping, io }: CellsSetupServices): Ho
       validate("json", ioModuleInput),
       doc({ summary: "Defines an I/O module", answer: ioModuleDto, status: 201 }),
       async (c) => c.json(await io.create(c.get("tenant").key, c.req.valid("json")), 201),
+    )
+    .patch(
+      "/io-modules/:id",
+      ioWrite,
+      validate("json", ioModuleScaleInput),
+      doc({ summary: "Sets or removes an analog input's measuring range", answer: ioModuleDto }),
+      async (c) => {
+        const { scale } = c.req.valid("json");
+        return c.json(await io.setScale(c.get("tenant").key, c.req.param("id"), scale));
+      },
     )
     .delete(
       "/io-modules/:id",

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { ELECTRICAL_WORK_TYPES, gridName } from "../structure/contract.ts";
-import { FORBIDDEN_NAME_CHARS } from "../structure/validation.ts";
+import { FORBIDDEN_NAME_CHARS, numeric } from "../structure/validation.ts";
 import {
   DEVICE_MODELS,
   IMPORT_MAX_CHARS,
@@ -170,6 +170,34 @@ export const mappingInput = z.strictObject({ entries: z.array(mappingEntryInput)
 
 const missing = (input: unknown) => input === undefined || input === null;
 
+/** Limits of a measuring range: values with 2 decimals within ±1,000,000, a unit of 1-12 characters. */
+export const IO_SCALE = { limit: 1_000_000, unitMax: 12 } as const;
+const scaleValue = numeric({ name: "scale", min: -IO_SCALE.limit, max: IO_SCALE.limit, unit: "" });
+
+/**
+ * The measuring range of an analog input module: its signal (4-20 mA, 0-10 V) maps linearly
+ * onto [min, max] in `unit`, e.g. 4-20 mA onto -20..80 °C. Display only: the cell still sends
+ * the signal.
+ */
+export const ioScaleInput = z.strictObject({
+  min: scaleValue,
+  max: scaleValue,
+  unit: z.string({ error: "validation.required" }).trim().min(1, "validation.required")
+    .refine((u) => [...u].length <= IO_SCALE.unitMax && !FORBIDDEN_NAME_CHARS.test(u), {
+      message: "validation.scaleUnit",
+      params: { count: IO_SCALE.unitMax },
+    }),
+}).superRefine((s, ctx) => {
+  if (s.min >= s.max) {
+    ctx.addIssue({ code: "custom", path: ["max"], message: "validation.scaleOrder" });
+  }
+}).meta({ id: "IoScaleInput" });
+export type IoScale = z.output<typeof ioScaleInput>;
+
+/** `PATCH /gsm/io-modules/{id}`: sets (or, null, removes) an analog input's measuring range. */
+export const ioModuleScaleInput = z.strictObject({ scale: ioScaleInput.nullable() })
+  .meta({ id: "IoModuleScaleInput" });
+
 /** `POST /gsm/io-modules`: a module definition (spec 5). */
 export const ioModuleInput = z.strictObject({
   name: gridName(IO_NAME),
@@ -181,10 +209,15 @@ export const ioModuleInput = z.strictObject({
     error: (issue) =>
       missing(issue.input) ? "validation.setModuleResolution" : "validation.invalidValue",
   }).refine((r) => r >= -1 && r <= 1, "validation.resolutionRange"),
+  /** An analog input's measuring range; none shows the signal. */
+  scale: ioScaleInput.nullable().optional(),
 }).superRefine((m, ctx) => {
   const types = IO_SYSTEM_TYPES[m.module_type as IoModuleType];
   if (types && !types.includes(m.system_type)) {
     ctx.addIssue({ code: "custom", path: ["system_type"], message: "validation.required" });
+  }
+  if (m.scale && m.module_type !== "ANALOG_INPUT") {
+    ctx.addIssue({ code: "custom", path: ["scale"], message: "validation.scaleAnalogOnly" });
   }
 }, { when: () => true }).meta({ id: "IoModuleInput" });
 export type IoModuleInput = z.output<typeof ioModuleInput>;
@@ -331,6 +364,8 @@ export const ioModuleDto = z.object({
   system_type: z.string(),
   size: z.number(),
   resolution: z.number(),
+  /** An analog input's measuring range, or null (the signal is shown). */
+  scale: z.object({ min: z.number(), max: z.number(), unit: z.string() }).nullable(),
   /** Cells that use it. */
   used_by: z.number(),
 }).meta({ id: "IoModuleDto" });

@@ -5,7 +5,8 @@
 import { and, asc, eq, isNotNull } from "drizzle-orm";
 import type { Db, EventBus } from "../../../kernel/mod.ts";
 import { CellsSetupService } from "./cells_setup.ts";
-import { IoModulesService } from "./io_modules.ts";
+import { IoModulesService, scaleOf } from "./io_modules.ts";
+import type { IoScale } from "../contract.ts";
 import {
   cellIoModules,
   cells,
@@ -24,6 +25,8 @@ export interface ActiveIoModule {
   system_type: string;
   size: number;
   resolution: number;
+  /** An analog input's measuring range, or null (the raw signal). */
+  scale: IoScale | null;
 }
 
 /** A cell with active I/O modules and the node it measures. */
@@ -93,6 +96,7 @@ export async function activeIoCells(db: Db, customerKey: string | null): Promise
       system_type: r.module.systemType,
       size: r.module.size,
       resolution: r.module.resolution,
+      scale: scaleOf(r.module),
     });
   }
   return [...byCell.values()];

@@ -6,15 +6,17 @@
  * resolution -1..1; per cell at most IO_THRESHOLDS active modules of a type (and 8 in all, the
  * protocol's module numbers); one resolution for all active analog inputs of a cell (adding an
  * analog input with another resolution deactivates the earlier ones, and the answer says so);
- * not for DTVI devices nor unmetered nodes; a module in use by a cell cannot be deleted.
+ * not for DTVI devices nor unmetered nodes; a module in use by a cell cannot be deleted. An
+ * analog input may carry a measuring range (contract `ioScaleInput`), changeable later.
  */
 import { and, asc, eq } from "drizzle-orm";
-import { AppError, type Db } from "../../../kernel/mod.ts";
+import { AppError, type Db, validationError } from "../../../kernel/mod.ts";
 import {
   type CellIoDto,
   IO_THRESHOLDS,
   type IoModuleDto,
   type IoModuleInput,
+  type IoScale,
 } from "../contract.ts";
 import { cellIoModules, cells, ioModules, nodes } from "../schema.ts";
 import { type CellsSetupService, NODE_COMPATIBILITY } from "./cells_setup.ts";
@@ -25,6 +27,22 @@ export type NewIoModule = IoModuleInput;
 
 const MAX_SLOTS = 8;
 
+/** The stored columns of a measuring range. */
+function scaleColumns(scale: IoScale | null | undefined) {
+  return scale
+    ? { rangeMin: scale.min, rangeMax: scale.max, rangeUnit: scale.unit }
+    : { rangeMin: null, rangeMax: null, rangeUnit: null };
+}
+
+/** The measuring range of a stored module, or null. */
+export function scaleOf(
+  m: { rangeMin: number | null; rangeMax: number | null; rangeUnit: string | null },
+): IoScale | null {
+  return m.rangeMin !== null && m.rangeMax !== null && m.rangeUnit !== null
+    ? { min: m.rangeMin, max: m.rangeMax, unit: m.rangeUnit }
+    : null;
+}
+
 type ModuleRow = typeof ioModules.$inferSelect;
 const dto = (m: ModuleRow, usedBy: number): IoModuleDto => ({
   id: m.id,
@@ -33,6 +51,7 @@ const dto = (m: ModuleRow, usedBy: number): IoModuleDto => ({
   system_type: m.systemType,
   size: m.size,
   resolution: m.resolution,
+  scale: scaleOf(m),
   used_by: usedBy,
 });
 
@@ -63,8 +82,23 @@ export class IoModulesService {
       systemType: input.system_type,
       size: input.size,
       resolution: input.resolution,
+      ...scaleColumns(input.scale),
     }).returning();
     return dto(row!, 0);
+  }
+
+  /** Sets or removes (null) the measuring range of an analog input module. */
+  async setScale(
+    customerKey: string,
+    moduleId: string,
+    scale: IoScale | null,
+  ): Promise<IoModuleDto> {
+    const mod = await this.#module(customerKey, moduleId);
+    if (scale && mod.moduleType !== "ANALOG_INPUT") {
+      throw validationError([{ path: "scale", key: "validation.scaleAnalogOnly", params: {} }]);
+    }
+    await this.db.update(ioModules).set(scaleColumns(scale)).where(eq(ioModules.id, moduleId));
+    return (await this.list(customerKey)).find((m) => m.id === moduleId)!;
   }
 
   /** Deletes a definition; refused while a cell uses it. */

@@ -363,6 +363,12 @@ export type ElectricalWorkHit = z.output<typeof electricalWorkHitDto>;
 /** The metering status of one electrical work. */
 export const electricalWorkStatusDto = electricalWorkHitDto.extend({
   feeder_count: z.number(),
+  /**
+   * The voltage levels the work has values at: LV for every measured work, MV too for an MV
+   * line or a transformer with MV estimation, MV only for an MV cabinet. Metering information
+   * lists a work under the levels it names.
+   */
+  levels: z.array(z.enum(LEVELS)),
   state: z.enum(METERING_STATES),
   last_data_at: z.string().nullable(),
   cell: z.object({

@@ -11,6 +11,7 @@ import {
   type ElectricalWorkHit,
   type ElectricalWorksStatus,
   type ElectricalWorkStatus,
+  isMvFeeder,
   METERING_STATES,
   type MeteringState,
   SEARCH_LIMIT,
@@ -50,10 +51,18 @@ export class ElectricalWorks {
     );
     const cellOf = new Map(cellRows.filter((c) => c.nodeId).map((c) => [c.nodeId!, c]));
     const feederCounts = new Map<string, number>();
+    const mvNodes = new Set<string>();
     if (rows.length) {
-      const feederRows = await this.db.select({ nodeId: feeders.nodeId }).from(feeders)
+      const feederRows = await this.db.select({
+        nodeId: feeders.nodeId,
+        type: feeders.type,
+        parameters: feeders.parameters,
+      }).from(feeders)
         .where(inArray(feeders.nodeId, rows.map((r) => r.node.id)));
-      for (const f of feederRows) feederCounts.set(f.nodeId, (feederCounts.get(f.nodeId) ?? 0) + 1);
+      for (const f of feederRows) {
+        feederCounts.set(f.nodeId, (feederCounts.get(f.nodeId) ?? 0) + 1);
+        if (isMvFeeder(f)) mvNodes.add(f.nodeId);
+      }
     }
     const counts = Object.fromEntries(METERING_STATES.map((s) => [s, 0])) as Record<
       MeteringState,
@@ -70,6 +79,11 @@ export class ElectricalWorks {
       return {
         ...workHit(r),
         feeder_count: feederCounts.get(r.node.id) ?? 0,
+        levels: r.node.electricalWorkType === "MV_CABINET"
+          ? ["MV"]
+          : mvNodes.has(r.node.id)
+          ? ["LV", "MV"]
+          : ["LV"],
         state,
         last_data_at: cell?.lastSeen?.toISOString() ?? null,
         cell: cell

@@ -413,6 +413,11 @@ Deno.test("GridSetupService reports metering status and searches electrical work
     assert.equal(status.electrical_works.length, 14);
     assert.equal(status.counts.CONNECTED, 1);
     assert.equal(status.counts.NO_CELL, 13);
+    assert.deepEqual(
+      [...new Set(status.electrical_works.map((e) => e.levels.join("+")))],
+      ["LV"],
+      "LV lines only: every work is listed at LV, none at MV",
+    );
     const later = await w.setup.electricalWorksStatus(CUSTOMER, now + 10 * 60_000);
     assert.equal(later.counts.DISCONNECTED, 1);
     assert.equal((await w.setup.searchElectricalWorks(CUSTOMER, "see")).length, 10);

@@ -67,7 +67,8 @@ export function InfrastructureSetupPage() {
         <TabsContent value="grid-structure">
           <GridStructureTab />
         </TabsContent>
-        <TabsContent value="cells">
+        {/* The grid structure and I/O tabs keep their own top spacing; the cells tab gets it here. */}
+        <TabsContent value="cells" className="pt-3">
           <CellsTab />
         </TabsContent>
         {canIo

@@ -19,13 +19,15 @@ import {
   type RuleMessage,
 } from "../cells/cells-rules.ts";
 import { nameMessage, parseNumber } from "../structure/rules.ts";
+import { ScaleEditor, ScaleFields, ScaleText } from "./io-scale-editor.tsx";
+import { EMPTY_SCALE, readScale, type ScaleDraft } from "./io-scale.ts";
 
 export function ModuleList({ modules, canWrite, onChanged }: {
   modules: IoModule[];
   canWrite: boolean;
   onChanged: () => void;
 }) {
-  const { t } = useTranslation(["cells", "errors"]);
+  const { t } = useTranslation(["cells", "errors", "infrastructure"]);
   const errorText = useErrorText();
   const [deleting, setDeleting] = useState<IoModule | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -39,6 +41,7 @@ export function ModuleList({ modules, canWrite, onChanged }: {
             <th className="py-1 font-medium">{t("io.form.type")}</th>
             <th className="py-1 font-medium">{t("io.form.size")}</th>
             <th className="py-1 font-medium">{t("io.form.resolution")}</th>
+            <th className="py-1 font-medium">{t("infrastructure:ioScale.title")}</th>
             <th className="py-1 font-medium">{t("io.usedBy")}</th>
             <th />
           </tr>
@@ -55,8 +58,14 @@ export function ModuleList({ modules, canWrite, onChanged }: {
               </td>
               <td className="py-1.5">{t("io.channels", { count: m.size })}</td>
               <td className="py-1.5">{m.resolution}</td>
+              <td className="py-1.5 text-xs">
+                <ScaleText module={m} />
+              </td>
               <td className="py-1.5">{m.used_by}</td>
-              <td className="py-1.5 text-right">
+              <td className="py-1.5 text-right whitespace-nowrap">
+                {canWrite && m.module_type === "ANALOG_INPUT"
+                  ? <ScaleEditor module={m} onSaved={onChanged} />
+                  : null}
                 {canWrite
                   ? (
                     <Button
@@ -105,6 +114,7 @@ export function ModuleForm({ onCreated }: { onCreated: () => void }) {
   const [systemType, setSystemType] = useState<string>(IO_SYSTEM_TYPES.DIGITAL_INPUT[0]!);
   const [size, setSize] = useState<number | null>(null);
   const [resolution, setResolution] = useState("");
+  const [scaleDraft, setScaleDraft] = useState<ScaleDraft>(EMPTY_SCALE);
   const [tried, setTried] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -117,9 +127,11 @@ export function ModuleForm({ onCreated }: { onCreated: () => void }) {
     const m = messages[field];
     return tried && m ? t(`errors:${m.key}`, m.params ?? {}) : null;
   };
+  const analog = type === "ANALOG_INPUT";
+  const range = readScale(analog ? scaleDraft : EMPTY_SCALE);
   const submit = async () => {
     setTried(true);
-    if (Object.keys(messages).length) return;
+    if (Object.keys(messages).length || Object.keys(range.messages).length) return;
     setBusy(true);
     setError(null);
     try {
@@ -129,10 +141,12 @@ export function ModuleForm({ onCreated }: { onCreated: () => void }) {
         system_type: systemType,
         size: size!,
         resolution: parseNumber(resolution)!,
+        scale: range.scale,
       });
       setName("");
       setSize(null);
       setResolution("");
+      setScaleDraft(EMPTY_SCALE);
       setTried(false);
       onCreated();
     } catch (e) {
@@ -217,6 +231,18 @@ export function ModuleForm({ onCreated }: { onCreated: () => void }) {
           />
         )}
       </FormField>
+      {analog
+        ? (
+          <div className="sm:col-span-2">
+            <ScaleFields
+              draft={scaleDraft}
+              onChange={setScaleDraft}
+              showErrors={tried}
+              systemType={systemType}
+            />
+          </div>
+        )
+        : null}
       <div className="flex items-end">
         <Button type="submit" disabled={busy}>
           <Plus />

@@ -159,3 +159,33 @@ export function parseItem(value: unknown): Selection | null {
 export function formatItem(selection: Selection): string {
   return `${selection.kind}:${selection.id}`;
 }
+
+/** What a delete button names: a tree item, or one feeder of a node. */
+export type DeleteTarget = Selection | { kind: "feeder"; id: string; nodeId: string };
+
+/**
+ * The rule of spec 5 that blocks deleting `what`, as the server's catalogue key, or `null` when
+ * it may be deleted: a station with MV feeders, an MV feeder with LV grids, an LV grid with
+ * nodes, a node's last feeder. Checked before the irreversible-delete question is asked.
+ */
+export function deleteBlocker(
+  groups: readonly StationGroup[],
+  what: DeleteTarget,
+): string | null {
+  if (what.kind === "feeder") {
+    const node = locate(groups, { kind: "node", id: what.nodeId })?.node;
+    return node && node.feeders.length <= 1 ? "validation.deleteLastFeeder" : null;
+  }
+  const found = locate(groups, what);
+  if (!found) return null;
+  if (what.kind === "station") {
+    return found.station.mv_feeder_groups.length ? "validation.deleteStationHasMvFeeders" : null;
+  }
+  if (what.kind === "mvFeederGroup") {
+    return found.mv?.lv_groups.length ? "validation.deleteMvFeederHasLvGrids" : null;
+  }
+  if (what.kind === "lvGroup") {
+    return found.lv?.nodes.length ? "validation.deleteLvGridHasNodes" : null;
+  }
+  return null;
+}

@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import type { StationGroup } from "./grid-api.ts";
-import { formatItem, locate, parseItem, structurePoints, suggestedPosition } from "./grid-items.ts";
+import {
+  deleteBlocker,
+  formatItem,
+  locate,
+  parseItem,
+  structurePoints,
+  suggestedPosition,
+} from "./grid-items.ts";
 
 const node = (id: string, lat: number, lng: number) => ({
   id,
@@ -61,4 +68,32 @@ Deno.test("suggestedPosition() is the centre of the LV group's nodes, none for a
   const lv = STRUCTURE[0]!.mv_feeder_groups[0]!.lv_groups[0]!;
   assert.deepEqual(suggestedPosition(lv), { latitude: 47.1, longitude: 8.1 });
   assert.equal(suggestedPosition({ ...lv, nodes: [] }), null);
+});
+
+Deno.test("deleteBlocker() names the spec's rule before the delete question is asked", () => {
+  assert.equal(
+    deleteBlocker(STRUCTURE, { kind: "lvGroup", id: "l" }),
+    "validation.deleteLvGridHasNodes",
+  );
+  assert.equal(
+    deleteBlocker(STRUCTURE, { kind: "mvFeederGroup", id: "m" }),
+    "validation.deleteMvFeederHasLvGrids",
+  );
+  assert.equal(
+    deleteBlocker(STRUCTURE, { kind: "station", id: "s" }),
+    "validation.deleteStationHasMvFeeders",
+  );
+  assert.equal(deleteBlocker(STRUCTURE, { kind: "node", id: "a" }), null);
+  const empty: StationGroup[] = [{
+    ...STRUCTURE[0]!,
+    mv_feeder_groups: [{ id: "m", name: "MV", lv_groups: [{ id: "l", name: "LV", nodes: [] }] }],
+  }];
+  assert.equal(deleteBlocker(empty, { kind: "lvGroup", id: "l" }), null);
+  const oneFeeder = structuredClone(STRUCTURE);
+  const a = oneFeeder[0]!.mv_feeder_groups[0]!.lv_groups[0]!.nodes[0]!;
+  (a.feeders as unknown[]).push({ id: "f1" });
+  assert.equal(
+    deleteBlocker(oneFeeder, { kind: "feeder", id: "f1", nodeId: "a" }),
+    "validation.deleteLastFeeder",
+  );
 });

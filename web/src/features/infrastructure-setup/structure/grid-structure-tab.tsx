@@ -21,7 +21,14 @@ import { AsyncState } from "../../../ui/loader.tsx";
 import { Notice } from "../../../ui/notice.tsx";
 import { ElectricalWorksSearch } from "./electrical-works-search.tsx";
 import { gridApi } from "./grid-api.ts";
-import { formatItem, locate, parseItem, type Selection, structurePoints } from "./grid-items.ts";
+import {
+  deleteBlocker,
+  formatItem,
+  locate,
+  parseItem,
+  type Selection,
+  structurePoints,
+} from "./grid-items.ts";
 import { StructureDetails } from "./structure-details.tsx";
 import {
   type Deletable,
@@ -75,7 +82,9 @@ export function GridStructureTab() {
     [data, t],
   );
 
+  // A refusal or confirmation is about the element it was for: another selection clears it.
   const select = (next: Selection) => {
+    if (next.id !== selection?.id) setNotice(null);
     setSelection(next);
     setFocus((f) => ({ id: next.id, seq: (f?.seq ?? 0) + 1 }));
   };
@@ -110,6 +119,17 @@ export function GridStructureTab() {
   };
 
   const located = selection ? locate(data, selection) : null;
+  /** Opens a dialog; a delete that a rule of spec 5 blocks says why instead of asking. */
+  const openDialog = (next: DialogState) => {
+    if (next?.type === "delete") {
+      const blocker = deleteBlocker(data, next.what);
+      if (blocker) {
+        setNotice({ tone: "error", text: t(`errors:${blocker}`) });
+        return;
+      }
+    }
+    setDialog(next);
+  };
   const addStation = canEdit
     ? (
       <Button onClick={() => setDialog({ type: "group", kind: "station" })}>
@@ -183,7 +203,7 @@ export function GridStructureTab() {
                     selection={selection}
                     select={select}
                     canEdit={canEdit}
-                    setDialog={setDialog}
+                    setDialog={openDialog}
                   />
                 </nav>
                 {view === "map"
@@ -205,6 +225,7 @@ export function GridStructureTab() {
                           const found = points.find((p) => p.id === id);
                           if (!found) return;
                           const kind = found.kind === "electricalWork" ? "node" : found.kind;
+                          if (id !== selection?.id) setNotice(null);
                           setSelection({ kind, id } as Selection);
                         }}
                       />
@@ -227,7 +248,7 @@ export function GridStructureTab() {
                           <StructureDetails
                             located={located}
                             canEdit={canEdit}
-                            setDialog={setDialog}
+                            setDialog={openDialog}
                           />
                         )
                         : <p className="text-sm text-muted-foreground">{t("details.none")}</p>}
