@@ -57,6 +57,9 @@ export async function startStreamingCore(opts: StreamingCoreOptions): Promise<St
   measurements.onSlotsTouched((slots) => aggregator.markDirty(slots));
   measurements.onPqChanged((changes) => aggregator.markPqChanged(changes));
   await aggregator.recover();
+  // Folds of closed slots that the journal's replay rebuilt are stored at once.
+  await measurements.writeFolds()
+    .catch((error) => logger.error("Folding PQ values failed", { error }));
   const aggregation = setInterval(async () => {
     // Folds of protocol v1 PQ values first: the PQ rollups of this flush then include them.
     await measurements.writeFolds()
@@ -81,6 +84,8 @@ export async function startStreamingCore(opts: StreamingCoreOptions): Promise<St
       await measurements.flush().catch((error) =>
         logger.warn("Journaled batches left for the next start", { error })
       );
+      // Folds of open slots stay in the journal (folded again at the next start).
+      await measurements.writeFolds().catch(() => undefined);
       measurements.close();
       journal?.close();
       await aggregator.flush().catch(() => undefined);
