@@ -618,9 +618,11 @@ export class MeasurementStore {
       const end = take.at(-1)!.end!;
       try {
         await this.#withWriter(async () => {
-          await this.#write(accepted, take.flatMap((g) => g.newSeries), end);
           // A replay finds these rows' PQ values from the position before them on.
           const heldFrom = this.#written ?? { segment: 0, offset: 0 };
+          const folds = accepted.some((a) => a.rows.some((row) => row.pq));
+          const foldFrom = this.#folds.heldFrom(folds ? heldFrom : end);
+          await this.#write(accepted, take.flatMap((g) => g.newSeries), end, foldFrom);
           for (const a of accepted) this.#folds.add(a.ids, a.rows, heldFrom);
           this.#written = end;
         });
@@ -862,11 +864,16 @@ export class MeasurementStore {
     for (const listener of this.#listeners) listener(slots);
   }
 
-  /** One DuckDB transaction: new series, events, I/O states, rows and the journal position. */
+  /**
+   * One DuckDB transaction: new series, events, I/O states, PQ records, rows and the journal
+   * positions: `end` for the rows, `foldFrom` from which a replay folds protocol v1 PQ values
+   * again (the folds held in memory, with those of these rows).
+   */
   async #write(
     accepted: readonly Accepted[],
     newSeries: readonly NewSeries[],
     end: JournalPosition | null,
+    foldFrom: JournalPosition | null = null,
   ): Promise<void> {
     const c = this.#connection;
     await c.run("BEGIN TRANSACTION");
@@ -913,8 +920,11 @@ export class MeasurementStore {
         appender.closeSync();
       }
       if (end) {
+        const from = foldFrom ?? end;
         await c.run(
-          `INSERT OR REPLACE INTO journal_position VALUES (${JOURNAL_RAW}, ${end.segment}, ${end.offset})`,
+          `INSERT OR REPLACE INTO journal_position VALUES
+             (${JOURNAL_RAW}, ${end.segment}, ${end.offset}),
+             (${JOURNAL_FOLD}, ${from.segment}, ${from.offset})`,
         );
       }
       await c.run("COMMIT");

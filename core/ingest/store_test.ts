@@ -562,7 +562,14 @@ Deno.test("MeasurementStore with a journal folds protocol v1 PQ values again aft
   const open = async () =>
     await MeasurementStore.open(writer, { journal: await Journal.open(join(dir, "journal")) });
   try {
+    // A crash before any fold was stored: the journal holds every folded value.
+    const zero = await open();
+    await zero.append("C1", { measurements: [v1Row(T0 - SLOT_MS, 2, 0.5)] });
+    zero.close();
     const first = await open();
+    assert.equal(await first.writeFolds(T0 + SLOT_GRACE_MS), 1);
+    assert.deepEqual(await q("SELECT windows::INT, n_h::INT, h2 FROM pq_10min"), [[1, 1, 2]]);
+    await writer.run("DELETE FROM pq_10min");
     // One record with slot 0's first window and slot 1's first window.
     await first.append("C1", { measurements: [v1Row(T0, 3, 0.5), v1Row(T0 + SLOT_MS, 6, 1)] });
     // Slot 0 closes and is written; slot 1 stays in memory.
