@@ -3,7 +3,8 @@
  * the simulator's column fast path instead of protocol batches, so no JSON-shaped records and
  * no text timestamps are built, one 10-minute slot (30 windows) of every cell at a time, all
  * cells' batches committed together by the store's group commit. The cells speak protocol v2:
- * each slot's PQ records are folded on the "device" from its windows, as `generateBatch` does. Measurement values come from the
+ * each slot's PQ records are folded on the "device" from its windows and stored when the window
+ * that `generateBatch` sends them with is in the range and the cell online then. Measurement values come from the
  * simulator, which generates within the protocol limits (PROTOCOL_LIMITS); its voltage events
  * and I/O states pass the protocol's validation, which also classifies the events.
  */
@@ -11,8 +12,10 @@ import {
   allocateColumns,
   DevicePqFold,
   generateColumns,
+  isOffline,
   type MeasurementColumns,
   PQ_SLOT_MS,
+  pqDelayWindows,
   type ProtocolVersion,
   rowsPerWindow,
   type SimCell,
@@ -47,7 +50,7 @@ export async function storeSimulatedRange(
   const end = Math.min(toMs, ctx.now + WINDOW_MS);
   const context = { ...ctx, feederSlots: [], protocol: 2 as const };
   // Whole slots, so that a slot's PQ record covers its windows as the device's would; only the
-  // windows in [first, end) are stored, and a record when its slot's last window is.
+  // windows in [first, end) are stored, and a record when the window it is sent with is.
   for (
     let slot = first - (first % PQ_SLOT_MS);
     slot < end && !signal?.aborted;
@@ -62,20 +65,19 @@ export async function storeSimulatedRange(
         records[c]!.io.push(...window.io);
       });
     }
-    const lastWindow = slot + PQ_SLOT_MS - WINDOW_MS;
     const rows = cells.map((): MeasurementRow[] => []);
     const folds = cells.map(() => new DevicePqFold());
-    const online = new Uint8Array(cells.length);
     for (let r = 0; r < count; r++) {
       const c = cols.cell[r]!;
       folds[c]!.add(cols, r);
       const ts = cols.ts[r]!;
-      if (ts === lastWindow) online[c] = 1;
       if (ts >= first && ts < end) rows[c]!.push(columnRow(cols, r));
     }
-    const storePq = lastWindow >= first && lastWindow < end;
     const results = await Promise.all(cells.map((cell, c) => {
-      const pq = storePq && online[c] ? folds[c]!.records(slot) : [];
+      const sent = slot + PQ_SLOT_MS + (pqDelayWindows(cell) - 1) * WINDOW_MS;
+      const pq = sent >= first && sent < end && !isOffline(cell, sent)
+        ? folds[c]!.records(slot)
+        : [];
       return store.append(cell.cellId, {
         measurements: rows[c]!,
         pq: validatePq(pq, context).rows,

@@ -73,9 +73,22 @@ function measurementAt(
   };
 }
 
-/** Whether the window starting at `windowStartMs` is the last of its 10-minute slot. */
-export function endsSlot(windowStartMs: number): boolean {
-  return (windowStartMs + WINDOW_MS) % PQ_SLOT_MS === 0;
+/**
+ * Windows after a slot's end with which `cell` sends the slot's PQ records (0..29): a cell
+ * spreads them over the next slot by a delay of its own, as docs/ingestion-protocol.md asks,
+ * so that a utility's records do not all arrive in one tick.
+ */
+export function pqDelayWindows(cell: SimCell): number {
+  return cellPlan(cell).key % (PQ_SLOT_MS / WINDOW_MS);
+}
+
+/**
+ * The start of the slot whose PQ records `cell` sends with the window starting at
+ * `windowStartMs`, or null when that window carries none.
+ */
+export function pqSlotSentAt(cell: SimCell, windowStartMs: number): number | null {
+  const slot = windowStartMs + WINDOW_MS - PQ_SLOT_MS - pqDelayWindows(cell) * WINDOW_MS;
+  return slot % PQ_SLOT_MS === 0 ? slot : null;
 }
 
 /**
@@ -117,8 +130,9 @@ function eventRecord(
  * The batch `cell` sends for the 20-s window starting at `windowStartMs` (epoch ms, a multiple
  * of 20 000), or `null` while the cell is offline. Pure: the same cell, window and seed give an
  * identical batch, including `batch_id`, so a retry or a regenerated backfill is idempotent.
- * Protocol v2 (the default) sends harmonics, Pst, Plt and unbalance as the 10-minute records
- * of the slot that this window ends; protocol v1 sends them with every 20-s measurement.
+ * Protocol v2 (the default) sends harmonics, Pst, Plt and unbalance as 10-minute records, each
+ * slot's with one window of the next slot (`pqSlotSentAt`); protocol v1 sends them with every
+ * 20-s measurement.
  */
 export function generateBatch(
   cell: SimCell,
@@ -144,8 +158,8 @@ export function generateBatch(
   const io = ioRecords(plan, ctx, ts, extras.boiler);
   const events = extras.events.map((event, n) => eventRecord(plan.key, ctx, event, n));
   if (protocol === 1) return { ...common, io, events };
-  const slot = windowStartMs + WINDOW_MS - PQ_SLOT_MS;
-  const pq = endsSlot(windowStartMs) ? slotPqRecords(cell, slot, seed) : [];
+  const slot = pqSlotSentAt(cell, windowStartMs);
+  const pq = slot === null ? [] : slotPqRecords(cell, slot, seed);
   return { protocol: 2, ...common, ...(pq.length ? { pq } : {}), io, events };
 }
 

@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { protocolViolations } from "./_protocol_check.ts";
 import { actuatorCell, lineCell, stationCell, testCell, utilityCells } from "./_test_cells.ts";
 import { allocateColumns, PHASE_NAMES, rowsPerWindow } from "./columns.ts";
-import { endsSlot, generateBatch, generateColumns, generateRange, PQ_SLOT_MS } from "./generate.ts";
+import {
+  generateBatch,
+  generateColumns,
+  generateRange,
+  PQ_SLOT_MS,
+  pqDelayWindows,
+  pqSlotSentAt,
+} from "./generate.ts";
 import { type Batch, type Measurement, type ProtocolVersion, WINDOW_MS } from "./protocol.ts";
 import { skyOfDay } from "./profiles.ts";
 import type { SimCell } from "./topology.ts";
@@ -86,7 +93,7 @@ Deno.test("generateBatch() keeps every value finite and inside the protocol rang
       const violations = protocolViolations(batch);
       assert.deepEqual(violations, [], `${cell.cellId} ${batch.measurements[0]?.ts}`);
       if (batch.protocol === 2) {
-        assert.equal(batch.pq !== undefined, endsSlot(w), "pq at slot ends");
+        assert.equal(batch.pq !== undefined, pqSlotSentAt(cell, w) !== null, "pq once a slot");
       }
       for (const m of batch.measurements) {
         if (m.phase === "N") continue;
@@ -342,15 +349,21 @@ Deno.test("generateColumns() fills a day of a 30-cell utility in well under a fe
   assert.ok(seconds < 6, `${rows} rows took ${seconds.toFixed(2)} s`);
 });
 
-Deno.test("generateBatch() v2 sends the slot's PQ records with its last window: the v1 values folded on the device", () => {
+Deno.test("generateBatch() v2 sends a slot's PQ records once, in the next slot: the v1 values folded on the device", () => {
   const cell = {
     ...stationCell("pq-1"),
     offline: [{ from: MONDAY + 60_000, to: MONDAY + 100_000 }],
   };
   const slot = MONDAY;
-  const last = batchAt(cell, slot + PQ_SLOT_MS - WINDOW_MS);
+  const delay = pqDelayWindows(cell);
+  const sending = Array.from({ length: 30 }, (_, k) => slot + PQ_SLOT_MS + (k - 1) * WINDOW_MS)
+    .filter((w) => batchAt(cell, w).pq?.some((r) => r.slot === "2026-06-15T00:00:00Z"));
+  assert.deepEqual(sending, [slot + PQ_SLOT_MS + (delay - 1) * WINDOW_MS]);
+  const last = batchAt(cell, sending[0]!);
   assert.equal(last.protocol, 2);
-  assert.equal(batchAt(cell, slot + 40_000).pq, undefined);
+  // Cells spread their records: the delays of a utility's cells differ.
+  const delays = new Set(utilityCells().map(pqDelayWindows));
+  assert.ok(delays.size >= 10, `delays ${[...delays]}`);
   const records = last.pq!;
   // One record per feeder and phase conductor (the station has 3 feeders), no neutral.
   assert.equal(records.length, 3 * 3);

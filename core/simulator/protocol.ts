@@ -111,7 +111,7 @@ export interface Batch {
   sent_at: string;
   device: DeviceStatus;
   measurements: Measurement[];
-  /** Protocol v2: the records of the slot that ends with this batch's window. */
+  /** Protocol v2: the records of a slot that has ended (`pqSlotSentAt`). */
   pq?: PqRecord[];
   io: IoRecord[];
   events: VoltageEvent[];
