@@ -348,9 +348,13 @@ export class MeasurementStore {
     }
   }
 
-  /** Notes that `seriesId` has a PQ record (stored or folded) for `slot`. */
+  /**
+   * Notes that `seriesId` has a PQ record (stored or folded) for `slot`. A series without a
+   * known mark stays unknown: it may hold older records, so its records are looked up.
+   */
   #markPq(seriesId: number, slot: number): void {
-    if (!(slot <= (this.#pqMarks.get(seriesId) ?? -Infinity))) this.#pqMarks.set(seriesId, slot);
+    const mark = this.#pqMarks.get(seriesId);
+    if (mark !== undefined && slot > mark) this.#pqMarks.set(seriesId, slot);
   }
 
   /** Registers a listener for the slots each committed group touched. */
@@ -679,6 +683,8 @@ export class MeasurementStore {
         id = this.#nextSeriesId++;
         this.#setSeries(cellId, feeder, phase, id);
         newSeries.push([`${cellId}|${feeder}|${phase}`, id, cellId, feeder, phase]);
+        // A series new to the file has no PQ record: its first needs no lookup.
+        this.#pqMarks.set(id, -Infinity);
       }
       return id;
     };
@@ -793,8 +799,9 @@ export class MeasurementStore {
 
   /** Nothing of a group was stored: the series ids it handed out are free again. */
   #forget(newSeries: readonly NewSeries[]): void {
-    for (const [key, , cellId, feeder, phase] of newSeries) {
+    for (const [key, id, cellId, feeder, phase] of newSeries) {
       this.#seriesIds.delete(key);
+      this.#pqMarks.delete(id);
       const slots = this.#cellSeries.get(cellId);
       if (slots) slots[(feeder - 1) * 4 + phase] = 0;
     }
