@@ -1,7 +1,8 @@
 /**
  * The streaming core as the composition root starts it: the DuckDB time-series store, the
  * measurement store (group commit) that reopens a store DuckDB invalidated, the 10-minute
- * aggregator flushed every 10 s, and the hourly pruning of raw values past their lifetime.
+ * aggregator flushed every 10 s (after the store's folds of protocol v1 PQ values), and the
+ * hourly pruning of raw values past their lifetime.
  */
 import type { Logger } from "../kernel/mod.ts";
 import { Aggregator } from "./ingest/aggregate.ts";
@@ -54,9 +55,16 @@ export async function startStreamingCore(opts: StreamingCoreOptions): Promise<St
     },
   });
   measurements.onSlotsTouched((slots) => aggregator.markDirty(slots));
+  measurements.onPqChanged((changes) => aggregator.markPqChanged(changes));
   await aggregator.recover();
-  const aggregation = setInterval(() => {
-    aggregator.flush().catch((error) => logger.error("Aggregation failed", { error }));
+  // Folds of closed slots that the journal's replay rebuilt are stored at once.
+  await measurements.writeFolds()
+    .catch((error) => logger.error("Folding PQ values failed", { error }));
+  const aggregation = setInterval(async () => {
+    // Folds of protocol v1 PQ values first: the PQ rollups of this flush then include them.
+    await measurements.writeFolds()
+      .catch((error) => logger.error("Folding PQ values failed", { error }));
+    await aggregator.flush().catch((error) => logger.error("Aggregation failed", { error }));
   }, FLUSH_MS);
   const prune = () =>
     pruneRaw(timeSeries.connection, opts.rawLifetimeDays)
@@ -76,6 +84,8 @@ export async function startStreamingCore(opts: StreamingCoreOptions): Promise<St
       await measurements.flush().catch((error) =>
         logger.warn("Journaled batches left for the next start", { error })
       );
+      // Folds of open slots stay in the journal (folded again at the next start).
+      await measurements.writeFolds().catch(() => undefined);
       measurements.close();
       journal?.close();
       await aggregator.flush().catch(() => undefined);

@@ -2,7 +2,7 @@
  * Runs the cell simulator against a platform over the ingestion protocol.
  *
  *   npx deno run -A scripts/simulate.ts --base-url http://localhost:8080 --cells cells.json \
- *     --seed 42 [--speed 10] [--start ISO] [--from ISO --to ISO]
+ *     --seed 42 [--speed 10] [--start ISO] [--from ISO --to ISO] [--protocol 1]
  *
  * `--cells` is a JSON array of SimCell (core/simulator/topology.ts). Without `--from/--to` it
  * sends live until Ctrl-C (`--start` sets the simulated start, default now); with them it
@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { parseSimCells, runBackfill, runLive, type SendStats } from "../core/simulator/mod.ts";
 
 const USAGE = "Usage: simulate.ts --base-url URL --cells FILE [--seed N] [--speed N] " +
-  "[--start ISO] [--from ISO --to ISO]";
+  "[--start ISO] [--from ISO --to ISO] [--protocol 1|2]";
 
 function fail(message: string): never {
   console.error(`${message}\n${USAGE}`);
@@ -43,6 +43,7 @@ const { values } = parseArgs({
     start: { type: "string" },
     from: { type: "string" },
     to: { type: "string" },
+    protocol: { type: "string" },
   },
 });
 const baseUrl = values["base-url"] ?? fail("Missing --base-url");
@@ -53,6 +54,9 @@ const seed = number("seed", values.seed, 42);
 const from = time("from", values.from);
 const to = time("to", values.to);
 if ((from === undefined) !== (to === undefined)) fail("Give both --from and --to, or neither");
+// Protocol v2 by default (10-minute PQ records); v1 sends PQ values with every 20-s value.
+const protocol = number("protocol", values.protocol, 2);
+if (protocol !== 1 && protocol !== 2) fail(`Cannot read --protocol: ${protocol} is not 1 or 2`);
 
 const controller = new AbortController();
 Deno.addSignalListener("SIGINT", () => controller.abort());
@@ -62,6 +66,7 @@ const common = {
   cells,
   seed,
   signal: controller.signal,
+  protocol: protocol as 1 | 2,
   onSent: () => {
     if (++sent % 10_000 === 0) console.error(`Simulator: ${sent} batches sent`);
   },

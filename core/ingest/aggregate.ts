@@ -6,20 +6,18 @@
  * (late rows for a series whose slot was already closed or partly stored before a restart, new
  * voltage events of a cell, slots found by `recover`), restricted to those series where it can.
  * Missing slots simply have no row: gaps stay gaps. A slot overlapped by a voltage event of its
- * cell is flagged (IEC 61000-4-30).
+ * cell is flagged (IEC 61000-4-30). The 10-minute PQ records have rollups of their own
+ * (pq_rollup.ts), refreshed by the same flush.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { appendColumns } from "./chunk_writer.ts";
-import { HARMONIC_ORDERS } from "./schema.ts";
+import { PqRollups } from "./pq_rollup.ts";
 import { SlotAccumulator } from "./slot_accumulator.ts";
-import { SLOT_MS, TouchedSlots } from "./store.ts";
+import { FOLD_GRACE_MS, SLOT_MS, TouchedSlots } from "./store.ts";
+import type { PqChanges } from "./store_pq.ts";
 
 /** Grace after a slot's end before it is aggregated, so the last cells' batches can arrive. */
-export const SLOT_GRACE_MS = 60_000;
-
-const harmonicMeans = HARMONIC_ORDERS.map((h) => `sqrt(avg(r.h${h} * r.h${h})) AS h${h}`).join(
-  ", ",
-);
+export const SLOT_GRACE_MS = FOLD_GRACE_MS;
 
 /**
  * SQL that (re)computes the aggregates of the slots whose starts are in `slots` (epoch ms), of
@@ -40,9 +38,7 @@ export function aggregateSql(slots: readonly number[], where = "TRUE"): string {
       sqrt(avg(r.i * r.i)) AS i_rms, min(r.i) AS i_min, max(r.i) AS i_max,
       avg(r.p) AS p_mean, avg(r.q) AS q_mean, avg(r.pf) AS pf_mean,
       sqrt(avg(r.thd_u * r.thd_u)) AS thd_u, sqrt(avg(r.thd_i * r.thd_i)) AS thd_i,
-      avg(r.f) AS f_mean, min(r.f) AS f_min, max(r.f) AS f_max, avg(r.unbalance) AS unbalance,
-      max(r.pst) AS pst_max, max(r.plt) AS plt,
-      ${harmonicMeans}, any_value(s.cell_id) AS cell_id
+      avg(r.f) AS f_mean, min(r.f) AS f_min, max(r.f) AS f_max, any_value(s.cell_id) AS cell_id
     FROM raw_measurements r
     JOIN series s ON s.series_id = r.series_id
     WHERE (${ranges}) AND (${where})
@@ -74,11 +70,7 @@ function rollupSql(level: (typeof ROLLUPS)[number], starts: readonly number[], w
     SELECT a.series_id, time_bucket(INTERVAL ${level.interval}, a.slot) AS bucket, sum(a.n),
       ${rms("u_rms")}, min(a.u_min), max(a.u_max), ${rms("i_rms")}, min(a.i_min), max(a.i_max),
       ${mean("p_mean")}, ${mean("q_mean")}, ${mean("pf_mean")}, ${rms("thd_u")}, ${rms("thd_i")},
-      ${mean("f_mean")}, min(a.f_min), max(a.f_max), ${
-    mean("unbalance")
-  }, max(a.pst_max), max(a.plt),
-      ${HARMONIC_ORDERS.map((h) => rms(`h${h}`)).join(", ")},
-      bool_or(a.flagged)
+      ${mean("f_mean")}, min(a.f_min), max(a.f_max), bool_or(a.flagged)
     FROM ${level.source} a WHERE (${ranges}) AND (${where})
     GROUP BY a.series_id, bucket`;
 }
@@ -139,10 +131,18 @@ export class Aggregator {
   readonly #closedAt = new Map<number, number>();
   #running: Promise<number> | null = null;
   #stage = false;
+  readonly #pq: PqRollups;
   /** Time the last flush that wrote slots spent. */
   lastFlush: FlushTimings = { closeMs: 0, rollupMs: 0 };
 
-  constructor(private readonly connection: DuckDBConnection) {}
+  constructor(private readonly connection: DuckDBConnection) {
+    this.#pq = new PqRollups(connection);
+  }
+
+  /** Marks the PQ rollups of changed PQ records (MeasurementStore.onPqChanged). */
+  markPqChanged(changes: PqChanges): void {
+    this.#pq.mark(changes);
+  }
 
   #work(slot: number): SlotWork {
     let work = this.#slots.get(slot);
@@ -225,6 +225,7 @@ export class Aggregator {
     );
     const slots = (result.getRows() as [bigint | number][]).map(([ms]) => Number(ms));
     this.markDirty(slots);
+    await this.#pq.recover(since / 1000);
     return slots.length;
   }
 
@@ -233,10 +234,17 @@ export class Aggregator {
     return this.#slots.size;
   }
 
-  /** Aggregates every dirty slot that is closed at `now`; returns how many slots were written. */
+  /**
+   * Aggregates every dirty slot that is closed at `now` and refreshes the PQ rollups of changed
+   * PQ records; returns how many 10-minute slots were written.
+   */
   flush(now = Date.now()): Promise<number> {
     // One flush at a time; a caller arriving meanwhile waits for it and then runs its own.
-    const run = (this.#running ?? Promise.resolve(0)).then(() => this.#flush(now));
+    const run = (this.#running ?? Promise.resolve(0)).then(async () => {
+      const slots = await this.#flush(now);
+      await this.#pq.flush();
+      return slots;
+    });
     // The queue itself never rejects: a failed flush is its caller's to handle, and an
     // unhandled rejection would end the process (seen with a full disk).
     const settled: Promise<number> = run.catch(() => 0);

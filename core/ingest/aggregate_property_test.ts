@@ -28,13 +28,6 @@ const rowArb: fc.Arbitrary<MeasurementRow> = fc.record({
   thd_u: value(0, 10),
   thd_i: value(0, 40),
   f: value(49.5, 50.5),
-  unbalance: value(0, 3),
-  pst: value(0, 2),
-  plt: value(0, 2),
-  h: fc.option(fc.array(fc.double({ min: 0, max: 8, noNaN: true }), {
-    minLength: 24,
-    maxLength: 24,
-  })),
 }).map((r) => ({
   ts: T0 + r.window * 20_000,
   feeder: r.feeder,
@@ -48,11 +41,8 @@ const rowArb: fc.Arbitrary<MeasurementRow> = fc.record({
     thd_u: r.thd_u,
     thd_i: r.thd_i,
     f: r.f,
-    unbalance: r.unbalance,
-    pst: r.pst,
-    plt: r.plt,
   },
-  h: r.h && r.phase !== 3 ? Float32Array.from(r.h) : null,
+  pq: null,
 }));
 
 /** One step of a random history: a batch, a flush at some time, or a restart of the process. */

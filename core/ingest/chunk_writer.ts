@@ -7,26 +7,27 @@
 import duckdb from "@duckdb/node-bindings";
 import {
   BOOLEAN,
+  DOUBLE,
   type DuckDBAppender,
   DuckDBDataChunk,
   type DuckDBType,
   FLOAT,
   INTEGER,
   TIMESTAMP,
+  UINTEGER,
   USMALLINT,
+  UTINYINT,
 } from "@duckdb/node-api";
-import { HARMONIC_ORDERS } from "./schema.ts";
-import { type MeasurementRow, OPTIONAL_FIELDS, type OptionalField } from "./validate.ts";
+import { RAW_FLOAT_COLUMNS } from "./schema.ts";
+import { type MeasurementRow, OPTIONAL_FIELDS } from "./validate.ts";
 
-const OPTIONAL_NAMES = Object.keys(OPTIONAL_FIELDS) as OptionalField[];
-const FLOAT_COLUMNS = 2 + OPTIONAL_NAMES.length + HARMONIC_ORDERS.length;
+const FLOAT_COLUMNS = RAW_FLOAT_COLUMNS.length;
 /** Column types of raw_measurements, in table order. */
 const TYPES = [INTEGER, TIMESTAMP, ...Array.from({ length: FLOAT_COLUMNS }, () => FLOAT)];
 const CHUNK_ROWS = 2048;
-const HARMONIC_BASE = 2 + OPTIONAL_NAMES.length;
-// appendRows writes the optional fields by name, in this order.
-if (OPTIONAL_NAMES.join() !== "p,q,pf,thd_u,thd_i,f,unbalance,pst,plt") {
-  throw new Error("Cannot write raw rows: OPTIONAL_FIELDS changed order");
+// appendRows writes u, i and the optional fields by name, in this order.
+if (["u", "i", ...Object.keys(OPTIONAL_FIELDS)].join() !== RAW_FLOAT_COLUMNS.join()) {
+  throw new Error("Cannot write raw rows: OPTIONAL_FIELDS and raw_measurements differ");
 }
 
 /** Reusable typed arrays of one chunk of raw_measurements. */
@@ -125,13 +126,6 @@ export function appendRows(
       cols.setFloat(5, r, v.thd_u);
       cols.setFloat(6, r, v.thd_i);
       cols.setFloat(7, r, v.f);
-      cols.setFloat(8, r, v.unbalance);
-      cols.setFloat(9, r, v.pst);
-      cols.setFloat(10, r, v.plt);
-      const h = row.h;
-      for (let k2 = 0; k2 < HARMONIC_ORDERS.length; k2++) {
-        cols.setFloat(HARMONIC_BASE + k2, r, h ? h[k2]! : NaN);
-      }
     }
     cols.appendTo(appender, count);
   }
@@ -140,15 +134,22 @@ export function appendRows(
 /** A whole column of a table written by `appendColumns`; FLOAT columns hold NaN for NULL. */
 export type Column =
   | { type: "integer"; data: Int32Array }
+  | { type: "uinteger"; data: Uint32Array }
+  | { type: "utinyint"; data: Uint8Array }
   | { type: "usmallint"; data: Uint16Array }
   | { type: "boolean"; data: Uint8Array }
   | { type: "float"; data: Float32Array }
+  /** DOUBLE; NaN is written as NaN, not NULL (running sums). */
+  | { type: "double"; data: Float64Array }
   /** Epoch milliseconds, written as TIMESTAMP. */
   | { type: "timestamp"; data: Float64Array };
 
 const COLUMN_TYPES: Record<Column["type"], DuckDBType> = {
   integer: INTEGER,
+  uinteger: UINTEGER,
+  utinyint: UTINYINT,
   usmallint: USMALLINT,
+  double: DOUBLE,
   boolean: BOOLEAN,
   float: FLOAT,
   timestamp: TIMESTAMP,

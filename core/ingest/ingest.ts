@@ -3,10 +3,18 @@
  * one transaction for everything accepted, and the answer of docs/ingestion-protocol.md.
  */
 import type { MeasurementStore } from "./store.ts";
-import { type Rejection, validateMeasurements } from "./validate.ts";
+import {
+  PROTOCOL_VERSIONS,
+  type ProtocolVersion,
+  type Rejection,
+  validateMeasurements,
+} from "./validate.ts";
 import { validateEvents, validateIo } from "./validate_extras.ts";
+import { validatePq } from "./validate_pq.ts";
 
-const BATCH_FIELDS = new Set(["batch_id", "sent_at", "device", "measurements", "io", "events"]);
+const V1_FIELDS = new Set(["batch_id", "sent_at", "device", "measurements", "io", "events"]);
+/** Protocol v2 adds the version itself and the 10-minute PQ records. */
+const V2_FIELDS = new Set([...V1_FIELDS, "protocol", "pq"]);
 
 /** Outcome of a batch: the HTTP status of the protocol and its body. */
 export interface IngestOutcome {
@@ -40,7 +48,16 @@ export async function ingestBatch(
     };
   }
   const batch = body as Record<string, unknown>;
-  const unknown = Object.keys(batch).find((k) => !BATCH_FIELDS.has(k));
+  const protocol = batch.protocol ?? 1;
+  if (!PROTOCOL_VERSIONS.includes(protocol as ProtocolVersion)) {
+    return {
+      status: 400,
+      ...empty,
+      rejected: [{ section: "batch", index: -1, field: "protocol", key: "ingest.protocolVersion" }],
+    };
+  }
+  const known = protocol === 2 ? V2_FIELDS : V1_FIELDS;
+  const unknown = Object.keys(batch).find((k) => !known.has(k));
   if (unknown) {
     return {
       status: 400,
@@ -52,18 +69,26 @@ export async function ingestBatch(
     now: limits.now,
     oldest: limits.now - limits.rawLifetimeDays * 86_400_000,
     feederSlots: cell.feederSlots,
+    protocol: protocol as ProtocolVersion,
   };
   const measurements = validateMeasurements(batch.measurements, ctx);
+  const pq = validatePq(batch.pq, ctx);
   const events = validateEvents(batch.events, ctx);
   const io = validateIo(batch.io, ctx);
-  const rejected = [...measurements.rejected, ...events.rejected, ...io.rejected];
-  const total = measurements.rows.length + events.rows.length + io.rows.length;
+  const rejected = [
+    ...measurements.rejected,
+    ...pq.rejected,
+    ...events.rejected,
+    ...io.rejected,
+  ];
+  const total = measurements.rows.length + pq.rows.length + events.rows.length + io.rows.length;
   const device = readDevice(batch.device);
   if (total === 0) {
     return { status: rejected.length ? 422 : 200, ...empty, device, rejected };
   }
   const result = await store.append(cell.cellId, {
     measurements: measurements.rows,
+    pq: pq.rows,
     events: events.rows,
     io: io.rows,
   });

@@ -22,11 +22,8 @@ Deno.test("pruneRaw() deletes raw values older than the lifetime and keeps their
       thd_u: NaN,
       thd_i: NaN,
       f: NaN,
-      unbalance: NaN,
-      pst: NaN,
-      plt: NaN,
     };
-    const row = (ts: number) => ({ ts, feeder: 1, phase: 0, u: 230, i: 5, values, h: null });
+    const row = (ts: number) => ({ ts, feeder: 1, phase: 0, u: 230, i: 5, values, pq: null });
     await store.append("C1", { measurements: [row(NOW - 31 * DAY), row(NOW - 29 * DAY)] });
     await agg.flush(NOW);
     assert.equal(await pruneRaw(connection, 30, NOW), 1);

@@ -1,15 +1,22 @@
 /**
  * Bulk history of simulated cells straight into the measurement store (the demo's backfill):
  * the simulator's column fast path instead of protocol batches, so no JSON-shaped records and
- * no text timestamps are built, one slot (30 windows) of every cell at a time, all cells'
- * batches committed together by the store's group commit. Measurement values come from the
+ * no text timestamps are built, one 10-minute slot (30 windows) of every cell at a time, all
+ * cells' batches committed together by the store's group commit. The cells speak protocol v2:
+ * each slot's PQ records are folded on the "device" from its windows and stored when the window
+ * that `generateBatch` sends them with is in the range and the cell online then. Measurement values come from the
  * simulator, which generates within the protocol limits (PROTOCOL_LIMITS); its voltage events
  * and I/O states pass the protocol's validation, which also classifies the events.
  */
 import {
   allocateColumns,
+  DevicePqFold,
   generateColumns,
+  isOffline,
   type MeasurementColumns,
+  PQ_SLOT_MS,
+  pqDelayWindows,
+  type ProtocolVersion,
   rowsPerWindow,
   type SimCell,
   WINDOW_MS,
@@ -18,6 +25,7 @@ import {
 import type { MeasurementStore } from "./store.ts";
 import type { MeasurementRow, ValidationContext } from "./validate.ts";
 import { validateEvents, validateIo } from "./validate_extras.ts";
+import { validatePq } from "./validate_pq.ts";
 
 const WINDOWS_PER_STEP = 30;
 
@@ -40,21 +48,39 @@ export async function storeSimulatedRange(
   // The limits validation puts on any record's time: within the raw-data lifetime, not ahead.
   const first = Math.ceil(Math.max(fromMs, ctx.oldest) / WINDOW_MS) * WINDOW_MS;
   const end = Math.min(toMs, ctx.now + WINDOW_MS);
-  for (let w0 = first; w0 < end && !signal?.aborted; w0 += WINDOWS_PER_STEP * WINDOW_MS) {
+  const context = { ...ctx, feederSlots: [], protocol: 2 as const };
+  // Whole slots, so that a slot's PQ record covers its windows as the device's would; only the
+  // windows in [first, end) are stored, and a record when the window it is sent with is.
+  for (
+    let slot = first - (first % PQ_SLOT_MS);
+    slot < end && !signal?.aborted;
+    slot += PQ_SLOT_MS
+  ) {
     const records = cells.map((): WindowRecords => ({ events: [], io: [] }));
     let count = 0;
-    for (let w = w0; w < Math.min(end, w0 + WINDOWS_PER_STEP * WINDOW_MS); w += WINDOW_MS) {
+    for (let w = slot; w < slot + WINDOWS_PER_STEP * WINDOW_MS; w += WINDOW_MS) {
       count += generateColumns(cells, w, seed, cols, count, (c, window) => {
+        if (w < first || w >= end) return;
         records[c]!.events.push(...window.events);
         records[c]!.io.push(...window.io);
       });
     }
     const rows = cells.map((): MeasurementRow[] => []);
-    for (let r = 0; r < count; r++) rows[cols.cell[r]!]!.push(columnRow(cols, r));
+    const folds = cells.map(() => new DevicePqFold());
+    for (let r = 0; r < count; r++) {
+      const c = cols.cell[r]!;
+      folds[c]!.add(cols, r);
+      const ts = cols.ts[r]!;
+      if (ts >= first && ts < end) rows[c]!.push(columnRow(cols, r));
+    }
     const results = await Promise.all(cells.map((cell, c) => {
-      const context = { ...ctx, feederSlots: [] };
+      const sent = slot + PQ_SLOT_MS + (pqDelayWindows(cell) - 1) * WINDOW_MS;
+      const pq = sent >= first && sent < end && !isOffline(cell, sent)
+        ? folds[c]!.records(slot)
+        : [];
       return store.append(cell.cellId, {
         measurements: rows[c]!,
+        pq: validatePq(pq, context).rows,
         events: validateEvents(records[c]!.events, context).rows,
         io: validateIo(records[c]!.io, context).rows,
       });
@@ -66,9 +92,24 @@ export async function storeSimulatedRange(
   return accepted;
 }
 
-/** Row `r` of the simulator's columns as the store takes it (the neutral probe has no voltage). */
-export function columnRow(cols: MeasurementColumns, r: number): MeasurementRow {
+/**
+ * Row `r` of the simulator's columns as the store takes it (the neutral probe has no voltage):
+ * protocol v2 by default, v1 with the 20-s PQ values the platform folds.
+ */
+export function columnRow(
+  cols: MeasurementColumns,
+  r: number,
+  protocol: ProtocolVersion = 2,
+): MeasurementRow {
   const neutral = cols.phase[r] === 3;
+  const pq = protocol === 1 && !neutral
+    ? {
+      unbalance: cols.unbalance[r]!,
+      pst: cols.pst[r]!,
+      plt: cols.plt[r]!,
+      h: Float32Array.from(cols.hU.subarray(r * 24, r * 24 + 24)),
+    }
+    : null;
   return {
     ts: cols.ts[r]!,
     feeder: cols.feeder[r]!,
@@ -82,10 +123,7 @@ export function columnRow(cols: MeasurementColumns, r: number): MeasurementRow {
       thd_u: cols.thdU[r]!,
       thd_i: cols.thdI[r]!,
       f: cols.f[r]!,
-      unbalance: cols.unbalance[r]!,
-      pst: cols.pst[r]!,
-      plt: cols.plt[r]!,
     },
-    h: neutral ? null : Float32Array.from(cols.hU.subarray(r * 24, r * 24 + 24)),
+    pq,
   };
 }

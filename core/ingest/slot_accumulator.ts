@@ -9,17 +9,15 @@ import type { Column } from "./chunk_writer.ts";
 import type { MeasurementRow } from "./validate.ts";
 
 const fround = Math.fround;
-const HARMONICS = 24;
-/** Summed quantities per series: u², i², p, q, pf, thd_u², thd_i², f, unbalance, h2²..h25². */
-const SUMS = 9 + HARMONICS;
-const S_U = 0, S_I = 1, S_P = 2, S_Q = 3, S_PF = 4, S_THDU = 5, S_THDI = 6, S_F = 7, S_UNB = 8;
-const S_H = 9;
-/** Extremes per series: u min/max, i min/max, f min/max, pst max, plt max. */
-const EXTREMES = 8;
+/** Summed quantities per series: u², i², p, q, pf, thd_u², thd_i², f. */
+const SUMS = 8;
+const S_U = 0, S_I = 1, S_P = 2, S_Q = 3, S_PF = 4, S_THDU = 5, S_THDI = 6, S_F = 7;
+/** Extremes per series: u min/max, i min/max, f min/max. */
+const EXTREMES = 6;
 const INITIAL = 256;
 
 /** Float columns of agg_10min after series_id, slot and n, in table order. */
-export const AGG_FLOAT_COLUMNS = 17 + HARMONICS;
+export const AGG_FLOAT_COLUMNS = 14;
 
 /** One slot's sums; `add` only rows of this slot. */
 export class SlotAccumulator {
@@ -87,13 +85,6 @@ export class SlotAccumulator {
       if (f < ext[e + 4]!) ext[e + 4] = f;
       if (f > ext[e + 5]!) ext[e + 5] = f;
     }
-    addMean(sums, counts, s + S_UNB, fround(v.unbalance));
-    const pst = fround(v.pst);
-    if (pst > ext[e + 6]!) ext[e + 6] = pst;
-    const plt = fround(v.plt);
-    if (plt > ext[e + 7]!) ext[e + 7] = plt;
-    const h = row.h;
-    if (h) { for (let k2 = 0; k2 < HARMONICS; k2++) addSquare(sums, counts, s + S_H + k2, h[k2]!); }
   }
 
   /**
@@ -147,12 +138,8 @@ export class SlotAccumulator {
         mean(k, S_F),
         extreme(k, 4),
         extreme(k, 5),
-        mean(k, S_UNB),
-        extreme(k, 6),
-        extreme(k, 7),
       ];
       for (let c = 0; c < values.length; c++) floats[c]![out] = values[c]!;
-      for (let h = 0; h < HARMONICS; h++) floats[values.length + h]![out] = rms(k, S_H + h);
       flags[out] = flagged(this.#ids[k]!) ? 1 : 0;
     }
     return [
@@ -188,12 +175,7 @@ function newExtremes(series: number): Float32Array {
   const ext = new Float32Array(series * EXTREMES);
   for (let k = 0; k < ext.length; k += EXTREMES) {
     ext.fill(Infinity, k, k + EXTREMES);
-    ext[k + 1] =
-      ext[k + 3] =
-      ext[k + 5] =
-      ext[k + 6] =
-      ext[k + 7] =
-        -Infinity;
+    ext[k + 1] = ext[k + 3] = ext[k + 5] = -Infinity;
   }
   return ext;
 }

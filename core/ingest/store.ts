@@ -16,11 +16,22 @@ import { type DuckDBAppender, type DuckDBConnection, DuckDBTimestampValue } from
 import { LatestValues } from "../monitoring/latest.ts";
 import { isFatal } from "../time_series_store.ts";
 import { appendRows } from "./chunk_writer.ts";
-import type { Journal, JournalPosition } from "./journal.ts";
+import { comparePositions, type Journal, type JournalPosition } from "./journal.ts";
 import { decodeGroup, encodeGroup } from "./journal_codec.ts";
-import { DDL } from "./schema.ts";
+import { windowBit } from "./pq_fold.ts";
+import { JOURNAL_FOLD, JOURNAL_RAW, migrate } from "./schema.ts";
+import {
+  type DeviceRecords,
+  notePqChange,
+  type PqChanges,
+  PqFolds,
+  storedDeviceRecords,
+  storedFolds,
+  writeDeviceRecords,
+} from "./store_pq.ts";
 import type { MeasurementRow } from "./validate.ts";
 import type { EventRow, IoRow } from "./validate_extras.ts";
+import type { PqRow } from "./validate_pq.ts";
 
 export const SLOT_MS = 10 * 60_000;
 /**
@@ -34,6 +45,11 @@ const MAX_GROUP_ROWS = 60_000;
  * later). Bounds memory while DuckDB cannot write, e.g. on a full disk (about 150 MB).
  */
 const MAX_PENDING_ROWS = 600_000;
+/**
+ * A protocol v1 fold is merged into `pq_10min` this long after its slot's end (the grace the
+ * aggregation gives the last cells' batches); later values are merged into the stored record.
+ */
+export const FOLD_GRACE_MS = 60_000;
 /** A failed DuckDB write of journaled groups is tried again after this long. */
 const RETRY_MS = 1_000;
 /**
@@ -56,11 +72,16 @@ export interface MeasurementStoreOptions {
 /** The accepted records of one batch of one cell. */
 export interface ValidBatch {
   measurements: readonly MeasurementRow[];
+  /** The cell's own 10-minute PQ records (protocol v2). */
+  pq?: readonly PqRow[];
   events?: readonly EventRow[];
   io?: readonly IoRow[];
 }
 
-/** Outcome of one batch (measurements; events and I/O states are deduplicated silently). */
+/**
+ * Outcome of one batch: measurements and PQ records (events and I/O states are deduplicated
+ * silently).
+ */
 export interface AppendResult {
   accepted: number;
   duplicates: number;
@@ -87,6 +108,9 @@ export class TouchedSlots extends Set<number> {
 /** A listener told which 10-minute slots received data (for aggregation). */
 export type SlotsTouched = (slotStarts: TouchedSlots) => void;
 
+/** A listener told which series' PQ records changed, by slot start (for the PQ rollups). */
+export type PqTouched = (changes: PqChanges) => void;
+
 interface Waiting {
   cellId: string;
   batch: ValidBatch;
@@ -94,21 +118,26 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
-/** A batch of a group with its series ids and the indexes of its new rows. */
+/** A batch of a group with the series ids of its rows and PQ records. */
 interface Prepared {
   cellId: string;
   rows: readonly MeasurementRow[];
   ids: Int32Array;
-  accepted: number[];
+  pq: readonly PqRow[];
+  pqIds: Int32Array;
   events: EventRow[];
   io: IoRow[];
 }
 
-/** What a batch adds to the store: its new rows with their series ids, events, I/O states. */
+/**
+ * What a batch adds to the store: its new rows and PQ records with their series ids, events,
+ * I/O states.
+ */
 interface Accepted {
   cellId: string;
   ids: number[];
   rows: MeasurementRow[];
+  pq: DeviceRecords & { ids: number[]; rows: PqRow[]; replace: Set<string> };
   events: EventRow[];
   io: IoRow[];
 }
@@ -138,6 +167,16 @@ export class MeasurementStore {
   /** Per cell, the series id of slot (feeder - 1) * 4 + phase (0: none yet): the hot lookup. */
   readonly #cellSeries = new Map<string, Int32Array>();
   readonly #watermarks = new Map<number, number>();
+  /**
+   * Per series, the newest slot whose PQ record is stored or folded (known for the series with
+   * recent records): a newer record is new, others are looked up.
+   */
+  readonly #pqMarks = new Map<number, number>();
+  /** Protocol v1 PQ values folded, not yet in `pq_10min`. */
+  readonly #folds = new PqFolds();
+  /** How far the journal is in DuckDB (its measurements). */
+  #written: JournalPosition | null = null;
+  #pqListeners: PqTouched[] = [];
   /** Newest stored I/O state per cell: newer states cannot be duplicates. */
   readonly #ioMarks = new Map<string, number>();
   #nextSeriesId = 1;
@@ -186,7 +225,7 @@ export class MeasurementStore {
     connection: DuckDBConnection,
     options: MeasurementStoreOptions = {},
   ): Promise<MeasurementStore> {
-    for (const statement of DDL) await connection.run(statement);
+    await migrate(connection);
     const store = new MeasurementStore(connection, options);
     await store.#load();
     await store.#replay();
@@ -199,6 +238,8 @@ export class MeasurementStore {
     this.#seriesIds.clear();
     this.#cellSeries.clear();
     this.#watermarks.clear();
+    this.#pqMarks.clear();
+    this.#folds.clear();
     this.#ioMarks.clear();
     this.#nextSeriesId = 1;
     const series = await connection.runAndReadAll(
@@ -215,6 +256,14 @@ export class MeasurementStore {
     );
     for (const [id, ts] of marks.getRows() as [number, bigint | number][]) {
       this.#watermarks.set(id, Number(ts));
+    }
+    // Recent series only: a series without a mark has its records looked up.
+    const pqMarks = await connection.runAndReadAll(
+      `SELECT series_id, epoch_ms(max(slot)) FROM pq_10min
+       WHERE slot >= (SELECT max(slot) FROM pq_10min) - INTERVAL 2 DAY GROUP BY series_id`,
+    );
+    for (const [id, slot] of pqMarks.getRows() as [number, bigint | number][]) {
+      this.#pqMarks.set(id, Number(slot));
     }
     const ioMarks = await connection.runAndReadAll(
       "SELECT cell_id, epoch_ms(max(ts)) FROM io_states GROUP BY cell_id",
@@ -240,14 +289,28 @@ export class MeasurementStore {
     this.#pending = [];
     this.#pendingRows = 0;
     this.#holdWrites = false;
-    const held = (await this.#connection.runAndReadAll(
-      `SELECT segment, "offset" FROM journal_position WHERE id = 1`,
-    )).getRows() as [bigint | number, bigint | number][];
-    const from = held[0] ? { segment: Number(held[0][0]), offset: Number(held[0][1]) } : null;
-    for (const record of await journal.recover(from)) {
+    const held = new Map(
+      ((await this.#connection.runAndReadAll(
+        `SELECT id, segment, "offset" FROM journal_position`,
+      )).getRows() as [number, bigint | number, bigint | number][]).map((
+        [id, segment, offset],
+      ) => [id, { segment: Number(segment), offset: Number(offset) }]),
+    );
+    const written = held.get(JOURNAL_RAW) ?? null;
+    // Protocol v1 PQ values of records DuckDB holds but whose fold was not stored yet are
+    // folded again from JOURNAL_FOLD on (none before: a file of an earlier release).
+    const foldFrom = held.get(JOURNAL_FOLD) ?? written;
+    const from = foldFrom && written && comparePositions(foldFrom, written) < 0
+      ? foldFrom
+      : written;
+    this.#written = written;
+    const records = await journal.recover(from);
+    const stored = records.filter((r) => written && comparePositions(r.end, written) <= 0);
+    await this.#foldAgain(stored.map((r) => r.payload), foldFrom ?? { segment: 0, offset: 0 });
+    for (const record of records.slice(stored.length)) {
       const group = decodeGroup(record.payload).map((b) => ({
         cellId: b.cellId,
-        batch: { measurements: b.rows, events: b.events, io: b.io },
+        batch: { measurements: b.rows, pq: b.pq, events: b.events, io: b.io },
       }));
       const { accepted, newSeries } = await this.#prepare(group);
       this.#enqueue(accepted, newSeries, record.end);
@@ -255,9 +318,82 @@ export class MeasurementStore {
     await this.flush();
   }
 
+  /**
+   * Folds the protocol v1 PQ values of journal records whose rows DuckDB holds, except the
+   * windows a stored record holds already (or whose series and slot have a device record).
+   */
+  async #foldAgain(payloads: readonly Uint8Array[], heldFrom: JournalPosition): Promise<void> {
+    const batches = payloads.flatMap((payload) => decodeGroup(payload));
+    let [first, last] = [Infinity, -Infinity];
+    for (const b of batches) {
+      for (const row of b.rows) {
+        if (!row.pq) continue;
+        first = Math.min(first, row.ts - (row.ts % SLOT_MS));
+        last = Math.max(last, row.ts);
+      }
+    }
+    if (first > last) return;
+    const stored = await storedFolds(this.#connection, first, last);
+    const skip = (id: number, ts: number) => {
+      const windows = stored.get(`${id}|${ts - (ts % SLOT_MS)}`);
+      return windows !== undefined && (windows === -1 || (windows & windowBit(ts)) !== 0);
+    };
+    for (const b of batches) {
+      const series = this.#cellSeries.get(b.cellId);
+      const ids = b.rows.map((row) => series?.[(row.feeder - 1) * 4 + row.phase] ?? 0);
+      const rows = b.rows.filter((row, k) => row.pq && ids[k]);
+      const kept = ids.filter((id, k) => b.rows[k]!.pq && id);
+      this.#folds.add(kept, rows, heldFrom, skip);
+      rows.forEach((row, k) => this.#markPq(kept[k]!, row.ts - (row.ts % SLOT_MS)));
+    }
+  }
+
+  /**
+   * Notes that `seriesId` has a PQ record (stored or folded) for `slot`. A series without a
+   * known mark stays unknown: it may hold older records, so its records are looked up.
+   */
+  #markPq(seriesId: number, slot: number): void {
+    const mark = this.#pqMarks.get(seriesId);
+    if (mark !== undefined && slot > mark) this.#pqMarks.set(seriesId, slot);
+  }
+
   /** Registers a listener for the slots each committed group touched. */
   onSlotsTouched(listener: SlotsTouched): void {
     this.#listeners.push(listener);
+  }
+
+  /** Registers a listener for the PQ records each write stored (device records, folds). */
+  onPqChanged(listener: PqTouched): void {
+    this.#pqListeners.push(listener);
+  }
+
+  /**
+   * Merges the folds of protocol v1 PQ values whose slot ended FOLD_GRACE_MS before `now` into
+   * `pq_10min` (the streaming core calls it every 10 s, before the aggregation). Returns how
+   * many slots were written.
+   */
+  async writeFolds(now = Date.now()): Promise<number> {
+    if (!this.#folds.size || this.#holdWrites || this.#invalidated) return 0;
+    let changes: PqChanges;
+    try {
+      changes = await this.#withWriter(() =>
+        this.#folds.write(this.#connection, now - FOLD_GRACE_MS, this.#written)
+      );
+    } catch (error) {
+      if (isFatal(error)) this.#invalidated = true;
+      throw error;
+    }
+    if (changes.size) {
+      for (const listener of this.#pqListeners) listener(changes);
+      this.#release();
+    }
+    return changes.size;
+  }
+
+  /** Frees the journal's segments DuckDB holds, except what folds held in memory need. */
+  #release(): void {
+    const hold = this.#folds.heldFrom(this.#written);
+    if (hold) void this.#journal?.release(hold).catch(() => undefined);
   }
 
   /** The newest stored timestamp of any series (epoch ms), or null when the store is empty. */
@@ -282,7 +418,10 @@ export class MeasurementStore {
    * or DuckDB), rejects when nothing of the batch was stored.
    */
   append(cellId: string, batch: ValidBatch): Promise<AppendResult> {
-    if (!batch.measurements.length && !batch.events?.length && !batch.io?.length) {
+    if (
+      !batch.measurements.length && !batch.pq?.length && !batch.events?.length &&
+      !batch.io?.length
+    ) {
       return Promise.resolve({ accepted: 0, duplicates: 0 });
     }
     return new Promise((resolve, reject) => {
@@ -381,7 +520,7 @@ export class MeasurementStore {
       }
       cells.add(w.cellId);
       group.push(w);
-      rows += w.batch.measurements.length;
+      rows += w.batch.measurements.length + (w.batch.pq?.length ?? 0);
     }
     this.#waiting = rest;
     return group;
@@ -391,7 +530,10 @@ export class MeasurementStore {
   async #direct(group: readonly Waiting[]): Promise<void> {
     const { accepted, newSeries, results } = await this.#prepare(group);
     try {
-      await this.#withWriter(() => this.#write(accepted, newSeries, null));
+      await this.#withWriter(async () => {
+        await this.#write(accepted, newSeries, null);
+        for (const a of accepted) this.#folds.add(a.ids, a.rows, null);
+      });
     } catch (error) {
       this.#forget(newSeries);
       throw error;
@@ -412,14 +554,17 @@ export class MeasurementStore {
     }
     const { accepted, newSeries, results } = await this.#prepare(group);
     const answer = () => group.forEach((w, k) => w.resolve(results[k]!));
-    const content = accepted.filter((a) => a.rows.length || a.events.length || a.io.length);
+    const content = accepted.filter((a) =>
+      a.rows.length || a.pq.rows.length || a.events.length || a.io.length
+    );
     if (!content.length) return answer();
     // Idle: nothing written or waiting. Under load, groups keep finding others pending.
     const idle = !this.#flushing && !this.#gather && !this.#pending.length;
     const pending = this.#enqueue(content, newSeries, null);
     // Not awaited: the next group is prepared while this record is written, and the journal
     // syncs the records that meet in its queue together.
-    this.#journal!.append(encodeGroup(content)).then((end) => {
+    const record = encodeGroup(content.map((a) => ({ ...a, pq: a.pq.rows })));
+    this.#journal!.append(record).then((end) => {
       pending.end = end;
       // Journaled: durable whatever the DuckDB write does.
       if (idle) void this.#startFlush().then(answer, answer);
@@ -446,7 +591,7 @@ export class MeasurementStore {
   /** A journaled group: noted in memory at once, queued for its DuckDB write. */
   #enqueue(accepted: Accepted[], newSeries: NewSeries[], end: JournalPosition | null): Pending {
     const previous = this.#remember(accepted);
-    const rows = accepted.reduce((n, a) => n + a.rows.length, 0);
+    const rows = accepted.reduce((n, a) => n + a.rows.length + a.pq.rows.length, 0);
     const pending: Pending = { accepted, newSeries, previous, end, rows };
     this.#pending.push(pending);
     this.#pendingRows += rows;
@@ -476,7 +621,15 @@ export class MeasurementStore {
       const accepted = take.flatMap((g) => g.accepted);
       const end = take.at(-1)!.end!;
       try {
-        await this.#withWriter(() => this.#write(accepted, take.flatMap((g) => g.newSeries), end));
+        await this.#withWriter(async () => {
+          // A replay finds these rows' PQ values from the position before them on.
+          const heldFrom = this.#written ?? { segment: 0, offset: 0 };
+          const folds = accepted.some((a) => a.rows.some((row) => row.pq));
+          const foldFrom = this.#folds.heldFrom(folds ? heldFrom : end);
+          await this.#write(accepted, take.flatMap((g) => g.newSeries), end, foldFrom);
+          for (const a of accepted) this.#folds.add(a.ids, a.rows, heldFrom);
+          this.#written = end;
+        });
       } catch (error) {
         this.#pending.unshift(...take);
         if (isFatal(error)) this.#invalidated = true;
@@ -490,7 +643,7 @@ export class MeasurementStore {
         for (const [id, mark] of g.previous) if (!previous.has(id)) previous.set(id, mark);
       }
       this.#notify(accepted, previous);
-      void this.#journal?.release(end).catch(() => undefined);
+      this.#release();
     };
     const flushing = (async () => {
       try {
@@ -524,30 +677,30 @@ export class MeasurementStore {
     group: readonly { cellId: string; batch: ValidBatch }[],
   ): Promise<{ accepted: Accepted[]; newSeries: NewSeries[]; results: AppendResult[] }> {
     const newSeries: NewSeries[] = [];
+    const idOf = (cellId: string, feeder: number, phase: number) => {
+      let id = this.#cellSeries.get(cellId)?.[(feeder - 1) * 4 + phase] || undefined;
+      if (id === undefined) {
+        id = this.#nextSeriesId++;
+        this.#setSeries(cellId, feeder, phase, id);
+        newSeries.push([`${cellId}|${feeder}|${phase}`, id, cellId, feeder, phase]);
+        // A series new to the file has no PQ record: its first needs no lookup.
+        this.#pqMarks.set(id, -Infinity);
+      }
+      return id;
+    };
     const prepared = group.map(({ cellId, batch }): Prepared => {
       const rows = batch.measurements;
       const ids = new Int32Array(rows.length);
-      for (let k = 0; k < rows.length; k++) {
-        const row = rows[k]!;
-        let id = this.#cellSeries.get(cellId)?.[(row.feeder - 1) * 4 + row.phase] || undefined;
-        if (id === undefined) {
-          id = this.#nextSeriesId++;
-          this.#setSeries(cellId, row.feeder, row.phase, id);
-          newSeries.push([
-            `${cellId}|${row.feeder}|${row.phase}`,
-            id,
-            cellId,
-            row.feeder,
-            row.phase,
-          ]);
-        }
-        ids[k] = id;
-      }
+      for (let k = 0; k < rows.length; k++) ids[k] = idOf(cellId, rows[k]!.feeder, rows[k]!.phase);
+      const pq = batch.pq ?? [];
+      const pqIds = new Int32Array(pq.length);
+      for (let k = 0; k < pq.length; k++) pqIds[k] = idOf(cellId, pq[k]!.feeder, pq[k]!.phase);
       return {
         cellId,
         rows,
         ids,
-        accepted: [],
+        pq,
+        pqIds,
         events: [...(batch.events ?? [])],
         io: [...(batch.io ?? [])],
       };
@@ -558,13 +711,29 @@ export class MeasurementStore {
       if (lookup) await this.flush();
       const search = async () => {
         await this.#dropKnownExtras(prepared);
-        return lookup ? await this.#existing(prepared) : new Set<string>();
+        if (!lookup) return { existing: new Set<string>(), devices: new Set<string>() };
+        const candidates = prepared.flatMap((p) =>
+          p.pq.flatMap((r, k) =>
+            this.#pqMayExist(p.pqIds[k]!, r.slot) ? [[p.pqIds[k]!, r.slot] as const] : []
+          )
+        );
+        return {
+          existing: await this.#existing(prepared),
+          devices: await storedDeviceRecords(this.#connection, candidates),
+        };
       };
       // Without a lookup, only events and I/O states repeated within a batch are dropped: no
       // query, so no wait for the writer connection.
-      const existing = lookup ? await this.#withWriter(search) : await search();
+      const { existing, devices } = lookup ? await this.#withWriter(search) : await search();
       const accepted = prepared.map((p): Accepted => {
-        const out: Accepted = { cellId: p.cellId, ids: [], rows: [], events: p.events, io: p.io };
+        const out: Accepted = {
+          cellId: p.cellId,
+          ids: [],
+          rows: [],
+          pq: { ids: [], rows: [], replace: new Set() },
+          events: p.events,
+          io: p.io,
+        };
         for (let k = 0; k < p.rows.length; k++) {
           const row = p.rows[k]!;
           const id = p.ids[k]!;
@@ -572,12 +741,23 @@ export class MeasurementStore {
           out.ids.push(id);
           out.rows.push(row);
         }
+        for (let k = 0; k < p.pq.length; k++) {
+          const record = p.pq[k]!;
+          const id = p.pqIds[k]!;
+          const key = `${id}|${record.slot}`;
+          if (devices.has(key)) continue;
+          // A folded record may exist (or be written before this group): it is replaced.
+          if (this.#pqMayExist(id, record.slot)) out.pq.replace.add(key);
+          out.pq.ids.push(id);
+          out.pq.rows.push(record);
+        }
         return out;
       });
-      const results = accepted.map((a, k) => ({
-        accepted: a.rows.length,
-        duplicates: prepared[k]!.rows.length - a.rows.length,
-      }));
+      const results = accepted.map((a, k) => {
+        const stored = a.rows.length + a.pq.rows.length;
+        const sent = prepared[k]!.rows.length + prepared[k]!.pq.length;
+        return { accepted: stored, duplicates: sent - stored };
+      });
       return { accepted, newSeries, results };
     } catch (error) {
       this.#forget(newSeries);
@@ -585,9 +765,20 @@ export class MeasurementStore {
     }
   }
 
-  /** Whether a batch needs a DuckDB lookup: rows at or below their watermark, events, old I/O. */
+  /** Whether a PQ record of `seriesId` for `slot` may be stored already (or folded). */
+  #pqMayExist(seriesId: number, slot: number): boolean {
+    return !(slot > (this.#pqMarks.get(seriesId) ?? Infinity));
+  }
+
+  /**
+   * Whether a batch needs a DuckDB lookup: rows at or below their watermark, PQ records at or
+   * below theirs (or of a series without one), events, old I/O states.
+   */
   #needsLookup(p: Prepared): boolean {
     if (p.events.length) return true;
+    for (let k = 0; k < p.pq.length; k++) {
+      if (this.#pqMayExist(p.pqIds[k]!, p.pq[k]!.slot)) return true;
+    }
     for (let k = 0; k < p.rows.length; k++) {
       const mark = this.#watermarks.get(p.ids[k]!);
       if (mark !== undefined && p.rows[k]!.ts <= mark) return true;
@@ -608,8 +799,9 @@ export class MeasurementStore {
 
   /** Nothing of a group was stored: the series ids it handed out are free again. */
   #forget(newSeries: readonly NewSeries[]): void {
-    for (const [key, , cellId, feeder, phase] of newSeries) {
+    for (const [key, id, cellId, feeder, phase] of newSeries) {
       this.#seriesIds.delete(key);
+      this.#pqMarks.delete(id);
       const slots = this.#cellSeries.get(cellId);
       if (slots) slots[(feeder - 1) * 4 + phase] = 0;
     }
@@ -634,7 +826,10 @@ export class MeasurementStore {
         if (!previous.has(id)) previous.set(id, mark);
         if (row.ts > (mark ?? -Infinity)) this.#watermarks.set(id, row.ts);
         this.latest.update(id, row.ts, row.u, row.i);
+        // Its fold makes a record of the slot: a device record of it is then looked up.
+        if (row.pq) this.#markPq(id, row.ts - (row.ts % SLOT_MS));
       }
+      a.pq.rows.forEach((record, k) => this.#markPq(a.pq.ids[k]!, record.slot));
       for (const s of a.io) {
         if (s.ts > (this.#ioMarks.get(a.cellId) ?? -Infinity)) this.#ioMarks.set(a.cellId, s.ts);
       }
@@ -644,6 +839,11 @@ export class MeasurementStore {
 
   /** Tells the listeners which slots a DuckDB write touched, with its rows. */
   #notify(accepted: readonly Accepted[], previous: PreviousMarks): void {
+    const pqChanges: PqChanges = new Map();
+    for (const a of accepted) {
+      a.pq.rows.forEach((record, k) => notePqChange(pqChanges, record.slot, a.pq.ids[k]!));
+    }
+    if (pqChanges.size) { for (const listener of this.#pqListeners) listener(pqChanges); }
     const touched = new Set<number>();
     const eventCells = new Map<number, Set<string>>();
     const ids: number[] = [];
@@ -671,11 +871,16 @@ export class MeasurementStore {
     for (const listener of this.#listeners) listener(slots);
   }
 
-  /** One DuckDB transaction: new series, events, I/O states, rows and the journal position. */
+  /**
+   * One DuckDB transaction: new series, events, I/O states, PQ records, rows and the journal
+   * positions: `end` for the rows, `foldFrom` from which a replay folds protocol v1 PQ values
+   * again (the folds held in memory, with those of these rows).
+   */
   async #write(
     accepted: readonly Accepted[],
     newSeries: readonly NewSeries[],
     end: JournalPosition | null,
+    foldFrom: JournalPosition | null = null,
   ): Promise<void> {
     const c = this.#connection;
     await c.run("BEGIN TRANSACTION");
@@ -711,6 +916,9 @@ export class MeasurementStore {
         }
         appender.closeSync();
       }
+      if (accepted.some((a) => a.pq.rows.length)) {
+        await writeDeviceRecords(c, accepted.map((a) => a.pq));
+      }
       const ids = accepted.flatMap((a) => a.ids);
       if (ids.length) {
         const rows = accepted.flatMap((a) => a.rows);
@@ -719,8 +927,11 @@ export class MeasurementStore {
         appender.closeSync();
       }
       if (end) {
+        const from = foldFrom ?? end;
         await c.run(
-          `INSERT OR REPLACE INTO journal_position VALUES (1, ${end.segment}, ${end.offset})`,
+          `INSERT OR REPLACE INTO journal_position VALUES
+             (${JOURNAL_RAW}, ${end.segment}, ${end.offset}),
+             (${JOURNAL_FOLD}, ${from.segment}, ${from.offset})`,
         );
       }
       await c.run("COMMIT");

@@ -19,11 +19,8 @@ function row(ts: number, u: number, phase = 0, feeder = 1): MeasurementRow {
     thd_u: NaN,
     thd_i: NaN,
     f: 50,
-    unbalance: NaN,
-    pst: NaN,
-    plt: NaN,
   };
-  return { ts, feeder, phase, u, i: 10, values, h: null };
+  return { ts, feeder, phase, u, i: 10, values, pq: null };
 }
 
 async function withStore(
@@ -149,54 +146,120 @@ Deno.test("MeasurementStore.append() answers every batch of a failing group with
   });
 });
 
-Deno.test("MeasurementStore.append() stores every column as sent, missing values as NULL", async () => {
+Deno.test("MeasurementStore.append() stores every column of the narrow row as sent, missing values as NULL", async () => {
   await withStore(async (store, _agg, q) => {
-    const h = Float32Array.from({ length: 24 }, (_, k) => k / 4);
     const full: MeasurementRow = {
       ts: T0 + 40_000,
       feeder: 3,
       phase: 2,
       u: 231.25,
       i: 17.5,
-      values: {
-        p: 3.5,
-        q: -1.25,
-        pf: 0.95,
-        thd_u: 2.5,
-        thd_i: 7.75,
-        f: 49.98,
-        unbalance: 0.5,
-        pst: 0.75,
-        plt: 0.5,
-      },
-      h,
+      values: { p: 3.5, q: -1.25, pf: 0.95, thd_u: 2.5, thd_i: 7.75, f: 49.98 },
+      pq: null,
     };
     const neutral: MeasurementRow = { ...row(T0 + 40_000, NaN, 3, 3), values: row(0, 0).values };
     await store.append("C1", { measurements: [full, neutral] });
     const rows = await q(
-      `SELECT phase, epoch_ms(ts), u, i, p, q, pf, thd_u, thd_i, f, unbalance, pst, plt, h2, h25
+      `SELECT phase, epoch_ms(ts), u, i, p, q, pf, thd_u, thd_i, f
        FROM raw_measurements JOIN series USING (series_id) ORDER BY phase`,
     );
     assert.deepEqual(rows.map((r) => r.map((v) => typeof v === "bigint" ? Number(v) : v)), [
-      [
-        2,
-        T0 + 40_000,
-        231.25,
-        17.5,
-        3.5,
-        -1.25,
-        Math.fround(0.95),
-        2.5,
-        7.75,
-        Math.fround(49.98),
-        0.5,
-        0.75,
-        0.5,
-        0,
-        5.75,
-      ],
-      [3, T0 + 40_000, null, 10, null, null, null, null, null, 50, null, null, null, null, null],
+      [2, T0 + 40_000, 231.25, 17.5, 3.5, -1.25, Math.fround(0.95), 2.5, 7.75, Math.fround(49.98)],
+      [3, T0 + 40_000, null, 10, null, null, null, null, null, 50],
     ]);
+    assert.deepEqual(
+      (await q(
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'raw_measurements'",
+      ))
+        .map(([name]) => name),
+      ["series_id", "ts", "u", "i", "p", "q", "pf", "thd_u", "thd_i", "f"],
+    );
+  });
+});
+
+/** A protocol v1 row of L1, feeder 1, with harmonics `h` (all orders) and the other PQ values. */
+function v1Row(ts: number, h: number, pst: number, unbalance = 0.5): MeasurementRow {
+  const pq = { unbalance, pst, plt: pst / 2, h: new Float32Array(24).fill(h) };
+  return { ...row(ts, 230), pq };
+}
+
+const PQ_COLUMNS = "origin, windows::INT, n_h::INT, n_unbalance::INT, unbalance, pst, plt, h2, h25";
+
+Deno.test("MeasurementStore.writeFolds() folds protocol v1 PQ values of a closed slot into one record: RMS, mean, maxima", async () => {
+  await withStore(async (store, _agg, q) => {
+    await store.append("C1", { measurements: [v1Row(T0, 3, 0.5), v1Row(T0 + 20_000, 4, 0.75)] });
+    assert.equal(await store.writeFolds(T0 + SLOT_MS), 0, "not before the slot's grace");
+    assert.deepEqual(await q("SELECT count(*)::INT FROM pq_10min"), [[0]]);
+    assert.equal(await store.writeFolds(T0 + SLOT_MS + SLOT_GRACE_MS), 1);
+    assert.deepEqual(await q(`SELECT ${PQ_COLUMNS} FROM pq_10min`), [[
+      2,
+      3,
+      2,
+      2,
+      0.5,
+      0.75,
+      0.375,
+      3.5355339050292970,
+      3.5355339050292970,
+    ]]);
+    // A late value is merged into the stored record through its counts.
+    await store.append("C1", { measurements: [v1Row(T0 + 580_000, 5, 0.25, 2)] });
+    await store.writeFolds(T0 + SLOT_MS + SLOT_GRACE_MS);
+    const [, windows, nH, nU, unbalance, pst, , h2] = (await q(
+      `SELECT ${PQ_COLUMNS} FROM pq_10min`,
+    ))[0] as number[];
+    assert.deepEqual([windows, nH, nU, pst], [(1 << 29 | 3) >>> 0, 3, 3, 0.75]);
+    assert.equal(unbalance, 1);
+    assert.ok(Math.abs(h2! - Math.sqrt((9 + 16 + 25) / 3)) < 1e-6);
+  });
+});
+
+Deno.test("MeasurementStore.append() stores a cell's own PQ record once, in place of a fold of the same slot", async () => {
+  await withStore(async (store, _agg, q) => {
+    const record = (pst: number) => ({
+      slot: T0,
+      feeder: 1,
+      phase: 0,
+      unbalance: 0.25,
+      pst,
+      plt: 0.5,
+      h: new Float32Array(24).fill(1.5),
+    });
+    await store.append("C1", { measurements: [v1Row(T0, 3, 0.5)] });
+    await store.writeFolds(T0 + SLOT_MS + SLOT_GRACE_MS);
+    assert.deepEqual(await q("SELECT origin FROM pq_10min"), [[2]]);
+    assert.deepEqual(await store.append("C1", { measurements: [], pq: [record(0.5)] }), {
+      accepted: 1,
+      duplicates: 0,
+    });
+    assert.deepEqual(await store.append("C1", { measurements: [], pq: [record(0.5)] }), {
+      accepted: 0,
+      duplicates: 1,
+    });
+    assert.deepEqual(await q(`SELECT ${PQ_COLUMNS} FROM pq_10min`), [[
+      1,
+      0,
+      0,
+      0,
+      0.25,
+      0.5,
+      0.5,
+      1.5,
+      1.5,
+    ]]);
+    // A later v1 value of the slot does not touch the device's record.
+    await store.append("C1", { measurements: [v1Row(T0 + 40_000, 9, 3)] });
+    await store.writeFolds(T0 + SLOT_MS + SLOT_GRACE_MS);
+    assert.deepEqual(await q("SELECT origin, pst FROM pq_10min"), [[1, 0.5]]);
+    // A new series' first record: a new slot, no lookup needed after it.
+    assert.deepEqual(
+      await store.append("C2", {
+        measurements: [],
+        pq: [record(1), { ...record(1), slot: T0 + SLOT_MS }],
+      }),
+      { accepted: 2, duplicates: 0 },
+    );
+    assert.deepEqual(await q("SELECT count(*)::INT FROM pq_10min"), [[3]]);
   });
 });
 
@@ -482,6 +545,52 @@ Deno.test("MeasurementStore with a journal acknowledges what DuckDB cannot take 
       journal: await Journal.open(join(dir, "journal")),
     });
     assert.deepEqual(await count(), [61, 61]);
+    third.close();
+  } finally {
+    for (const c of [writer, reader]) c.closeSync();
+    instance.closeSync();
+    await releaseNativeHandles();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("MeasurementStore with a journal folds protocol v1 PQ values again after a crash, each window once", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "gw-store-fold-"));
+  const instance = await DuckDBInstance.create(join(dir, "t.duckdb"));
+  const [writer, reader] = [await instance.connect(), await instance.connect()];
+  const q = async (sql: string) => (await reader.runAndReadAll(sql)).getRows() as unknown[][];
+  const open = async () =>
+    await MeasurementStore.open(writer, { journal: await Journal.open(join(dir, "journal")) });
+  try {
+    // A crash before any fold was stored: the journal holds every folded value.
+    const zero = await open();
+    await zero.append("C1", { measurements: [v1Row(T0 - SLOT_MS, 2, 0.5)] });
+    zero.close();
+    const first = await open();
+    assert.equal(await first.writeFolds(T0 + SLOT_GRACE_MS), 1);
+    assert.deepEqual(await q("SELECT windows::INT, n_h::INT, h2 FROM pq_10min"), [[1, 1, 2]]);
+    await writer.run("DELETE FROM pq_10min");
+    // One record with slot 0's first window and slot 1's first window.
+    await first.append("C1", { measurements: [v1Row(T0, 3, 0.5), v1Row(T0 + SLOT_MS, 6, 1)] });
+    // Slot 0 closes and is written; slot 1 stays in memory.
+    assert.equal(await first.writeFolds(T0 + SLOT_MS + SLOT_GRACE_MS), 1);
+    await first.append("C1", { measurements: [v1Row(T0 + SLOT_MS + 20_000, 8, 0.25)] });
+    first.close(); // the process dies: slot 1's fold is lost from memory
+
+    const second = await open();
+    assert.equal(await second.writeFolds(T0 + 2 * SLOT_MS + SLOT_GRACE_MS), 1);
+    assert.deepEqual(
+      await q(`SELECT epoch_ms(slot), windows::INT, n_h::INT, pst, h2 FROM pq_10min ORDER BY slot`),
+      [
+        [BigInt(T0), 1, 1, 0.5, 3],
+        [BigInt(T0 + SLOT_MS), 3, 2, 1, Math.fround(Math.sqrt((36 + 64) / 2))],
+      ],
+    );
+    second.close();
+    // Nothing is folded twice by a further restart.
+    const third = await open();
+    assert.equal(await third.writeFolds(T0 + 3 * SLOT_MS), 0);
+    assert.deepEqual(await q("SELECT sum(n_h)::INT FROM pq_10min"), [[3]]);
     third.close();
   } finally {
     for (const c of [writer, reader]) c.closeSync();

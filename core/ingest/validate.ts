@@ -8,7 +8,7 @@
 export const PHASES = ["L1", "L2", "L3", "N"] as const;
 export type Phase = (typeof PHASES)[number];
 
-/** Optional numeric fields of a measurement with their allowed ranges. */
+/** Optional numeric fields of a 20-s measurement (the hot row) with their allowed ranges. */
 export const OPTIONAL_FIELDS = {
   p: [-1e6, 1e6],
   q: [-1e6, 1e6],
@@ -16,13 +16,28 @@ export const OPTIONAL_FIELDS = {
   thd_u: [0, 100],
   thd_i: [0, 100],
   f: [40, 70],
+} as const satisfies Record<string, readonly [number, number]>;
+export type OptionalField = keyof typeof OPTIONAL_FIELDS;
+const OPTIONAL_NAMES = Object.keys(OPTIONAL_FIELDS) as OptionalField[];
+
+/**
+ * Power-quality values with their ranges: the 10-minute PQ record of protocol v2 (`pq[]`),
+ * which protocol v1 carried on every 20-s measurement (with `h_u`).
+ */
+export const PQ_FIELDS = {
   unbalance: [0, 100],
   pst: [0, 20],
   plt: [0, 20],
 } as const satisfies Record<string, readonly [number, number]>;
-export type OptionalField = keyof typeof OPTIONAL_FIELDS;
-const OPTIONAL_NAMES = Object.keys(OPTIONAL_FIELDS) as OptionalField[];
-const KNOWN_FIELDS = new Set(["ts", "feeder", "phase", "u", "i", "h_u", ...OPTIONAL_NAMES]);
+export type PqField = keyof typeof PQ_FIELDS;
+const PQ_NAMES = Object.keys(PQ_FIELDS) as PqField[];
+
+/** Protocol versions of the batch body (`protocol`, 1 when absent). */
+export const PROTOCOL_VERSIONS = [1, 2] as const;
+export type ProtocolVersion = (typeof PROTOCOL_VERSIONS)[number];
+
+const V2_FIELDS = new Set(["ts", "feeder", "phase", "u", "i", ...OPTIONAL_NAMES]);
+const V1_FIELDS = new Set([...V2_FIELDS, "h_u", ...PQ_NAMES]);
 const HARMONICS = 24;
 
 /**
@@ -35,10 +50,21 @@ export const PROTOCOL_LIMITS = {
   u: [0, 40_000],
   i: [0, 10_000],
   ...OPTIONAL_FIELDS,
+  ...PQ_FIELDS,
+  harmonic: [0, 100],
   ioModule: [1, 8],
   ioChannel: [1, 8],
   harmonics: HARMONICS,
 } as const;
+
+/** Power-quality values; a missing one is NaN (harmonics: null). */
+export interface PqValues {
+  unbalance: number;
+  pst: number;
+  plt: number;
+  /** Harmonics 2..25 of the voltage in % of fundamental, or null. */
+  h: Float32Array | null;
+}
 
 /** One accepted 20-s record. Missing optional values are NaN. */
 export interface MeasurementRow {
@@ -48,13 +74,16 @@ export interface MeasurementRow {
   u: number;
   i: number;
   values: Record<OptionalField, number>;
-  /** Harmonics 2..25 of the voltage in % of fundamental, or null. */
-  h: Float32Array | null;
+  /**
+   * The PQ values a protocol v1 record carried, folded by the platform into its slot's PQ
+   * record (core/ingest/pq_fold.ts); null when it carried none (always in protocol v2).
+   */
+  pq: PqValues | null;
 }
 
 /** Why a record was refused; `key` is an error-catalogue style message key. */
 export interface Rejection {
-  section: "measurements" | "io" | "events" | "batch";
+  section: "measurements" | "pq" | "io" | "events" | "batch";
   index: number;
   field: string;
   key: string;
@@ -63,6 +92,8 @@ export interface Rejection {
 /** Limits that depend on time and configuration. */
 export interface ValidationContext {
   now: number;
+  /** The batch's protocol version: v2 measurements carry no PQ values (they come in `pq[]`). */
+  protocol?: ProtocolVersion;
   /** Oldest accepted timestamp: now minus the raw-data lifetime. */
   oldest: number;
   /** Feeder slots configured at the cell's node; empty accepts 1..6. */
@@ -111,7 +142,8 @@ export function validateMeasurements(
   return { rows, rejected };
 }
 
-type Failure = { field: string; key: string };
+/** Why a record is refused: the field and the message key. */
+export type Failure = { field: string; key: string };
 
 const LIMIT = OPTIONAL_FIELDS;
 const [MIN_FEEDER, MAX_FEEDER] = PROTOCOL_LIMITS.feeder;
@@ -128,8 +160,11 @@ function validateOne(
     return { field: "", key: "ingest.notAnObject" };
   }
   const r = record as Record<string, unknown>;
+  const known = ctx.protocol === 2 ? V2_FIELDS : V1_FIELDS;
+  let pqFields = false;
   for (const name in r) {
-    if (!KNOWN_FIELDS.has(name)) return { field: name, key: "ingest.unknownField" };
+    if (!known.has(name)) return { field: name, key: "ingest.unknownField" };
+    if (!V2_FIELDS.has(name)) pqFields = true;
   }
   const text = r.ts;
   if (typeof text !== "string") return { field: "ts", key: "ingest.required" };
@@ -171,30 +206,47 @@ function validateOne(
   if (typeof thdI !== "number") return { field: "thd_i", key: thdI.key };
   const f = checkNumber(r.f, ...LIMIT.f, false);
   if (typeof f !== "number") return { field: "f", key: f.key };
-  const unbalance = checkNumber(r.unbalance, ...LIMIT.unbalance, false);
+  let pq: PqValues | null = null;
+  if (pqFields) {
+    const values = checkPqValues(r);
+    if ("key" in values) return values;
+    // Fields sent as null carry nothing to fold.
+    if (
+      values.h || values.unbalance === values.unbalance || values.pst === values.pst ||
+      values.plt === values.plt
+    ) pq = values;
+  }
+  const values = { p, q, pf, thd_u: thdU, thd_i: thdI, f };
+  return { ts, feeder, phase, u, i, values, pq };
+}
+
+/** The PQ values of a v1 measurement or a v2 PQ record (`unbalance`, `pst`, `plt`, `h_u`). */
+export function checkPqValues(r: Record<string, unknown>): PqValues | Failure {
+  const unbalance = checkNumber(r.unbalance, ...PQ_FIELDS.unbalance, false);
   if (typeof unbalance !== "number") return { field: "unbalance", key: unbalance.key };
-  const pst = checkNumber(r.pst, ...LIMIT.pst, false);
+  const pst = checkNumber(r.pst, ...PQ_FIELDS.pst, false);
   if (typeof pst !== "number") return { field: "pst", key: pst.key };
-  const plt = checkNumber(r.plt, ...LIMIT.plt, false);
+  const plt = checkNumber(r.plt, ...PQ_FIELDS.plt, false);
   if (typeof plt !== "number") return { field: "plt", key: plt.key };
   let h: Float32Array | null = null;
   const harmonics = r.h_u;
-  if (harmonics !== undefined) {
+  if (harmonics !== undefined && harmonics !== null) {
     if (!Array.isArray(harmonics) || harmonics.length !== HARMONICS) {
       return { field: "h_u", key: "ingest.harmonicsLength" };
     }
     h = new Float32Array(HARMONICS);
+    const [min, max] = PROTOCOL_LIMITS.harmonic;
     for (let k = 0; k < HARMONICS; k++) {
-      const v = checkNumber(harmonics[k], 0, 100, true);
+      const v = checkNumber(harmonics[k], min, max, true);
       if (typeof v !== "number") return { field: `h_u[${k}]`, key: v.key };
       h[k] = v;
     }
   }
-  const values = { p, q, pf, thd_u: thdU, thd_i: thdI, f, unbalance, pst, plt };
-  return { ts, feeder, phase, u, i, values, h };
+  return { unbalance, pst, plt, h };
 }
 
-function checkNumber(
+/** A number within `[min, max]`, NaN when absent and optional, else why it is refused. */
+export function checkNumber(
   value: unknown,
   min: number,
   max: number,

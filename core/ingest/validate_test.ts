@@ -57,3 +57,31 @@ Deno.test("parseUtc() reads only UTC timestamps", () => {
   assert.ok(Number.isNaN(parseUtc("2026-01-01T01:00:20+01:00")));
   assert.ok(Number.isNaN(parseUtc("not a date")));
 });
+
+Deno.test("validateMeasurements() v1 keeps a record's PQ values for the fold, v2 refuses them", () => {
+  const h = Array.from({ length: 24 }, (_, k) => k / 10);
+  const v1 = { ...good, h_u: h, pst: 0.5, plt: 0.25, unbalance: 0.75 };
+  const [row] = validateMeasurements([v1], ctx).rows;
+  assert.deepEqual(row!.pq, { unbalance: 0.75, pst: 0.5, plt: 0.25, h: Float32Array.from(h) });
+  assert.equal(validateMeasurements([good], ctx).rows[0]!.pq, null, "none sent");
+  assert.equal(
+    validateMeasurements([{ ...good, pst: null }], ctx).rows[0]!.pq,
+    null,
+    "a field sent as null carries nothing",
+  );
+  const v2 = { ...ctx, protocol: 2 as const };
+  assert.deepEqual(validateMeasurements([good], v2).rows[0]!.pq, null);
+  for (const field of ["h_u", "pst", "plt", "unbalance"]) {
+    const { rows, rejected } = validateMeasurements([{ ...good, [field]: 1 }], v2);
+    assert.equal(rows.length, 0);
+    assert.deepEqual(rejected.map((r) => [r.field, r.key]), [[field, "ingest.unknownField"]]);
+  }
+  const { rejected } = validateMeasurements(
+    [{ ...v1, pst: 21 }, { ...v1, h_u: h.map(() => -1) }],
+    ctx,
+  );
+  assert.deepEqual(rejected.map((r) => [r.field, r.key]), [
+    ["pst", "ingest.outOfRange"],
+    ["h_u[0]", "ingest.outOfRange"],
+  ]);
+});

@@ -15,11 +15,8 @@ function row(ts: number, phase: number, u: number, i: number): MeasurementRow {
     thd_u: NaN,
     thd_i: NaN,
     f: 50,
-    unbalance: NaN,
-    pst: NaN,
-    plt: NaN,
   };
-  return { ts, feeder: 1, phase, u, i, values, h: null };
+  return { ts, feeder: 1, phase, u, i, values, pq: null };
 }
 
 Deno.test("readRawValues() returns each series' values of [from, to) in time order", async () => {

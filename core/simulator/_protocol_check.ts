@@ -7,24 +7,12 @@ import { type Batch, PROTOCOL_RANGES, WINDOW_MS } from "./protocol.ts";
 const TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 const TS_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const BATCH_KEYS = ["batch_id", "sent_at", "device", "measurements", "io", "events"];
+const V2_BATCH_KEYS = ["protocol", ...BATCH_KEYS];
+const V2_PQ_BATCH_KEYS = [...V2_BATCH_KEYS, "pq"];
 const DEVICE_KEYS = ["firmware", "gps_fix", "gsm_signal", "temperature_c"];
-const PHASE_ROW_KEYS = [
-  "ts",
-  "feeder",
-  "phase",
-  "u",
-  "i",
-  "p",
-  "q",
-  "pf",
-  "thd_u",
-  "thd_i",
-  "f",
-  "unbalance",
-  "h_u",
-  "pst",
-  "plt",
-];
+const V2_ROW_KEYS = ["ts", "feeder", "phase", "u", "i", "p", "q", "pf", "thd_u", "thd_i", "f"];
+const V1_ROW_KEYS = [...V2_ROW_KEYS, "unbalance", "h_u", "pst", "plt"];
+const PQ_KEYS = ["slot", "feeder", "phase", "h_u", "pst", "plt", "unbalance"];
 const NEUTRAL_ROW_KEYS = ["ts", "feeder", "phase", "i"];
 const IO_KEYS = ["ts", "module", "channel", "kind", "value"];
 const EVENT_KEYS = [
@@ -68,8 +56,31 @@ function checkTs(where: string, ts: string, out: string[]): void {
   else if (Date.parse(ts) % WINDOW_MS !== 0) out.push(`${where}: ts ${ts} is not 20-s aligned`);
 }
 
+function checkHarmonics(at: string, h: number[] | undefined, out: string[]): void {
+  if (h?.length !== PROTOCOL_RANGES.harmonics) out.push(`${at}: h_u has ${h?.length} values`);
+  h?.forEach((v, n) => inRange(`${at}.h_u[${n}]`, v, PROTOCOL_RANGES.harmonic, out));
+}
+
+function checkPq(batch: Batch, out: string[]): void {
+  const R = PROTOCOL_RANGES;
+  batch.pq?.forEach((record, k) => {
+    const at = `pq[${k}]`;
+    sameKeys(at, record, PQ_KEYS, out);
+    if (!TS.test(record.slot) || Date.parse(record.slot) % 600_000 !== 0) {
+      out.push(`${at}: slot ${record.slot} is not a UTC 10-minute slot`);
+    }
+    inRange(`${at}.feeder`, record.feeder, R.feeder, out);
+    if (!["L1", "L2", "L3"].includes(record.phase)) out.push(`${at}: phase ${record.phase}`);
+    for (const field of ["unbalance", "pst", "plt"] as const) {
+      inRange(`${at}.${field}`, record[field], R[field], out);
+    }
+    checkHarmonics(at, record.h_u, out);
+  });
+}
+
 function checkMeasurements(batch: Batch, out: string[]): void {
   const R = PROTOCOL_RANGES;
+  const v1 = batch.protocol === undefined;
   batch.measurements.forEach((m, k) => {
     const at = `measurements[${k}]`;
     checkTs(at, m.ts, out);
@@ -78,15 +89,18 @@ function checkMeasurements(batch: Batch, out: string[]): void {
     inRange(`${at}.i`, m.i, R.i, out);
     if (m.phase === "N") return sameKeys(at, m, NEUTRAL_ROW_KEYS, out);
     if (!["L1", "L2", "L3"].includes(m.phase)) out.push(`${at}: phase ${m.phase}`);
-    sameKeys(at, m, PHASE_ROW_KEYS, out);
+    sameKeys(at, m, v1 ? V1_ROW_KEYS : V2_ROW_KEYS, out);
     inRange(`${at}.u`, m.u, R.u, out);
-    inRange(`${at}.p`, m.p, [-1e6, 1e6], out);
-    inRange(`${at}.q`, m.q, [-1e6, 1e6], out);
-    for (const field of ["pf", "thd_u", "thd_i", "f", "unbalance", "pst", "plt"] as const) {
+    inRange(`${at}.p`, m.p, R.p, out);
+    inRange(`${at}.q`, m.q, R.q, out);
+    for (const field of ["pf", "thd_u", "thd_i", "f"] as const) {
       inRange(`${at}.${field}`, m[field], R[field], out);
     }
-    if (m.h_u?.length !== R.harmonics) out.push(`${at}: h_u has ${m.h_u?.length} values`);
-    m.h_u?.forEach((h, n) => inRange(`${at}.h_u[${n}]`, h, [0, 100], out));
+    if (!v1) return;
+    for (const field of ["unbalance", "pst", "plt"] as const) {
+      inRange(`${at}.${field}`, m[field], R[field], out);
+    }
+    checkHarmonics(at, m.h_u, out);
   });
 }
 
@@ -113,11 +127,18 @@ function checkEvents(batch: Batch, out: string[]): void {
 /** Every protocol violation in `batch`; empty when it is valid. */
 export function protocolViolations(batch: Batch): string[] {
   const out: string[] = [];
-  sameKeys("batch", batch, BATCH_KEYS, out);
+  const keys = batch.protocol === undefined
+    ? BATCH_KEYS
+    : batch.pq === undefined
+    ? V2_BATCH_KEYS
+    : V2_PQ_BATCH_KEYS;
+  sameKeys("batch", batch, keys, out);
+  if (batch.protocol !== undefined && batch.protocol !== 2) out.push(`protocol ${batch.protocol}`);
   sameKeys("device", batch.device, DEVICE_KEYS, out);
   if (!TS.test(batch.sent_at)) out.push(`sent_at ${batch.sent_at}`);
   inRange("device.temperature_c", batch.device.temperature_c, [-60, 120], out);
   checkMeasurements(batch, out);
+  checkPq(batch, out);
   batch.io.forEach((io, k) => {
     sameKeys(`io[${k}]`, io, IO_KEYS, out);
     checkTs(`io[${k}]`, io.ts, out);

@@ -6,6 +6,7 @@ import { cellPlan, isOffline, type WindowContext, windowContext } from "./_conte
 import { simulateCell, type WindowExtras } from "./_cell_model.ts";
 import { batchId, deviceStatus, ioRecords, sendDelayMs } from "./device.ts";
 import { allocateColumns, type MeasurementColumns, PHASE_NAMES, rowsPerWindow } from "./columns.ts";
+import { DevicePqFold } from "./pq_record.ts";
 import {
   type Batch,
   type IoRecord,
@@ -13,6 +14,8 @@ import {
   isoSeconds,
   type LinePhase,
   type Measurement,
+  type PqRecord,
+  type ProtocolVersion,
   type VoltageEvent,
   WINDOW_MS,
 } from "./protocol.ts";
@@ -31,13 +34,21 @@ function assertWindow(windowStartMs: number): void {
 
 /** Scratch columns for one cell's window: at most 6 feeders x 4 probes. */
 const cellColumns = allocateColumns(24);
+/** Scratch columns for the windows of a slot's PQ record. */
+const slotColumns = allocateColumns(24);
 
-function measurementAt(cols: MeasurementColumns, r: number, ts: string): Measurement {
+/** Length of the slot a protocol v2 PQ record covers. */
+export const PQ_SLOT_MS = 10 * 60_000;
+
+function measurementAt(
+  cols: MeasurementColumns,
+  r: number,
+  ts: string,
+  protocol: ProtocolVersion,
+): Measurement {
   const phase = PHASE_NAMES[cols.phase[r]!]!;
   if (phase === "N") return { ts, feeder: cols.feeder[r]!, phase, i: cols.i[r]! };
-  const harmonics: number[] = [];
-  for (let n = r * 24; n < r * 24 + 24; n++) harmonics.push(cols.hU[n]!);
-  return {
+  const hot = {
     ts,
     feeder: cols.feeder[r]!,
     phase,
@@ -49,11 +60,50 @@ function measurementAt(cols: MeasurementColumns, r: number, ts: string): Measure
     thd_u: cols.thdU[r]!,
     thd_i: cols.thdI[r]!,
     f: cols.f[r]!,
+  };
+  if (protocol === 2) return hot;
+  const harmonics: number[] = [];
+  for (let n = r * 24; n < r * 24 + 24; n++) harmonics.push(cols.hU[n]!);
+  return {
+    ...hot,
     unbalance: cols.unbalance[r]!,
     h_u: harmonics,
     pst: cols.pst[r]!,
     plt: cols.plt[r]!,
   };
+}
+
+/**
+ * Windows after a slot's end with which `cell` sends the slot's PQ records (0..29): a cell
+ * spreads them over the next slot by a delay of its own, as docs/ingestion-protocol.md asks,
+ * so that a utility's records do not all arrive in one tick.
+ */
+export function pqDelayWindows(cell: SimCell): number {
+  return cellPlan(cell).key % (PQ_SLOT_MS / WINDOW_MS);
+}
+
+/**
+ * The start of the slot whose PQ records `cell` sends with the window starting at
+ * `windowStartMs`, or null when that window carries none.
+ */
+export function pqSlotSentAt(cell: SimCell, windowStartMs: number): number | null {
+  const slot = windowStartMs + WINDOW_MS - PQ_SLOT_MS - pqDelayWindows(cell) * WINDOW_MS;
+  return slot % PQ_SLOT_MS === 0 ? slot : null;
+}
+
+/**
+ * The protocol v2 PQ records of `cell` for the slot starting at `slotMs`: folded on the device
+ * from the slot's windows in which the cell was online.
+ */
+export function slotPqRecords(cell: SimCell, slotMs: number, seed: number): PqRecord[] {
+  const plan = cellPlan(cell);
+  const fold = new DevicePqFold();
+  for (let w = slotMs; w < slotMs + PQ_SLOT_MS; w += WINDOW_MS) {
+    if (isOffline(cell, w)) continue;
+    const rows = simulateCell(windowContext(w, seed), plan, 0, slotColumns, 0);
+    for (let r = 0; r < rows; r++) fold.add(slotColumns, r);
+  }
+  return fold.records(slotMs);
 }
 
 function eventRecord(
@@ -80,8 +130,16 @@ function eventRecord(
  * The batch `cell` sends for the 20-s window starting at `windowStartMs` (epoch ms, a multiple
  * of 20 000), or `null` while the cell is offline. Pure: the same cell, window and seed give an
  * identical batch, including `batch_id`, so a retry or a regenerated backfill is idempotent.
+ * Protocol v2 (the default) sends harmonics, Pst, Plt and unbalance as 10-minute records, each
+ * slot's with one window of the next slot (`pqSlotSentAt`); protocol v1 sends them with every
+ * 20-s measurement.
  */
-export function generateBatch(cell: SimCell, windowStartMs: number, seed: number): Batch | null {
+export function generateBatch(
+  cell: SimCell,
+  windowStartMs: number,
+  seed: number,
+  protocol: ProtocolVersion = 2,
+): Batch | null {
   assertWindow(windowStartMs);
   if (isOffline(cell, windowStartMs)) return null;
   const plan = cellPlan(cell);
@@ -90,15 +148,19 @@ export function generateBatch(cell: SimCell, windowStartMs: number, seed: number
   const rows = simulateCell(ctx, plan, 0, cellColumns, 0, extras);
   const ts = isoSeconds(windowStartMs);
   const measurements: Measurement[] = [];
-  for (let r = 0; r < rows; r++) measurements.push(measurementAt(cellColumns, r, ts));
-  return {
+  for (let r = 0; r < rows; r++) measurements.push(measurementAt(cellColumns, r, ts, protocol));
+  const common = {
     batch_id: batchId(plan, ctx),
     sent_at: isoSeconds(windowStartMs + WINDOW_MS + sendDelayMs(plan, ctx)),
     device: deviceStatus(plan, ctx, extras.loadFactor),
     measurements,
-    io: ioRecords(plan, ctx, ts, extras.boiler),
-    events: extras.events.map((event, n) => eventRecord(plan.key, ctx, event, n)),
   };
+  const io = ioRecords(plan, ctx, ts, extras.boiler);
+  const events = extras.events.map((event, n) => eventRecord(plan.key, ctx, event, n));
+  if (protocol === 1) return { ...common, io, events };
+  const slot = pqSlotSentAt(cell, windowStartMs);
+  const pq = slot === null ? [] : slotPqRecords(cell, slot, seed);
+  return { protocol: 2, ...common, ...(pq.length ? { pq } : {}), io, events };
 }
 
 /**
@@ -110,9 +172,10 @@ export function* generateRange(
   fromMs: number,
   toMs: number,
   seed: number,
+  protocol: ProtocolVersion = 2,
 ): Generator<Batch, void, undefined> {
   for (let w = Math.ceil(fromMs / WINDOW_MS) * WINDOW_MS; w < toMs; w += WINDOW_MS) {
-    const batch = generateBatch(cell, w, seed);
+    const batch = generateBatch(cell, w, seed, protocol);
     if (batch !== null) yield batch;
   }
 }

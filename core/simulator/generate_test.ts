@@ -2,8 +2,15 @@ import assert from "node:assert/strict";
 import { protocolViolations } from "./_protocol_check.ts";
 import { actuatorCell, lineCell, stationCell, testCell, utilityCells } from "./_test_cells.ts";
 import { allocateColumns, PHASE_NAMES, rowsPerWindow } from "./columns.ts";
-import { generateBatch, generateColumns, generateRange } from "./generate.ts";
-import { type Batch, type Measurement, WINDOW_MS } from "./protocol.ts";
+import {
+  generateBatch,
+  generateColumns,
+  generateRange,
+  PQ_SLOT_MS,
+  pqDelayWindows,
+  pqSlotSentAt,
+} from "./generate.ts";
+import { type Batch, type Measurement, type ProtocolVersion, WINDOW_MS } from "./protocol.ts";
 import { skyOfDay } from "./profiles.ts";
 import type { SimCell } from "./topology.ts";
 
@@ -12,8 +19,8 @@ const DAY = 24 * HOUR;
 /** Monday 2026-06-15 00:00 UTC. */
 const MONDAY = Date.UTC(2026, 5, 15);
 
-function batchAt(cell: SimCell, ms: number, seed = 42): Batch {
-  const batch = generateBatch(cell, ms, seed);
+function batchAt(cell: SimCell, ms: number, seed = 42, protocol: ProtocolVersion = 2): Batch {
+  const batch = generateBatch(cell, ms, seed, protocol);
   assert.ok(batch, `no batch for ${cell.cellId} at ${new Date(ms).toISOString()}`);
   return batch;
 }
@@ -81,9 +88,13 @@ Deno.test("generateBatch() keeps every value finite and inside the protocol rang
   ];
   for (const cell of cells) {
     for (let w = MONDAY; w < MONDAY + 7 * DAY; w += WINDOW_MS) {
-      const batch = batchAt(cell, w);
+      // Protocol v2 all week, v1 on the first day.
+      const batch = batchAt(cell, w, 42, w < MONDAY + DAY && w % (3 * WINDOW_MS) === 0 ? 1 : 2);
       const violations = protocolViolations(batch);
       assert.deepEqual(violations, [], `${cell.cellId} ${batch.measurements[0]?.ts}`);
+      if (batch.protocol === 2) {
+        assert.equal(batch.pq !== undefined, pqSlotSentAt(cell, w) !== null, "pq once a slot");
+      }
       for (const m of batch.measurements) {
         if (m.phase === "N") continue;
         const s = Math.sqrt(m.p! ** 2 + m.q! ** 2);
@@ -124,7 +135,7 @@ Deno.test("generateColumns() writes the same values as generateBatch() for every
   const w = MONDAY + 18 * HOUR;
   const rows = generateColumns(all, w, 11, cols, 5);
   assert.equal(rows, (3 + 5 + 1) * 4);
-  const expected = cells.flatMap((c) => batchAt(c, w, 11).measurements);
+  const expected = cells.flatMap((c) => batchAt(c, w, 11, 1).measurements);
   for (let r = 0; r < rows; r++) {
     const m = expected[r]!;
     const at = r + 5;
@@ -251,7 +262,7 @@ Deno.test("generateBatch() charges EVs in the evening in 11 kW blocks and heats 
 Deno.test("generateBatch() keeps harmonics consistent with THD U, 5th and 7th dominant", () => {
   for (const cell of [stationCell("h-1"), actuatorCell("h-2")]) {
     for (let w = MONDAY; w < MONDAY + DAY; w += 37 * WINDOW_MS) {
-      for (const m of batchAt(cell, w).measurements) {
+      for (const m of batchAt(cell, w, 42, 1).measurements) {
         if (m.phase === "N") continue;
         const h = m.h_u!;
         assert.ok(m.thd_u! >= 1 && m.thd_u! <= 4);
@@ -336,4 +347,45 @@ Deno.test("generateColumns() fills a day of a 30-cell utility in well under a fe
   assert.equal(rows, 4320 * 240);
   // About 0.3 s on a laptop core; the bound only catches a fall back to minutes.
   assert.ok(seconds < 6, `${rows} rows took ${seconds.toFixed(2)} s`);
+});
+
+Deno.test("generateBatch() v2 sends a slot's PQ records once, in the next slot: the v1 values folded on the device", () => {
+  const cell = {
+    ...stationCell("pq-1"),
+    offline: [{ from: MONDAY + 60_000, to: MONDAY + 100_000 }],
+  };
+  const slot = MONDAY;
+  const delay = pqDelayWindows(cell);
+  const sending = Array.from({ length: 30 }, (_, k) => slot + PQ_SLOT_MS + (k - 1) * WINDOW_MS)
+    .filter((w) => batchAt(cell, w).pq?.some((r) => r.slot === "2026-06-15T00:00:00Z"));
+  assert.deepEqual(sending, [slot + PQ_SLOT_MS + (delay - 1) * WINDOW_MS]);
+  const last = batchAt(cell, sending[0]!);
+  assert.equal(last.protocol, 2);
+  // Cells spread their records: the delays of a utility's cells differ.
+  const delays = new Set(utilityCells().map(pqDelayWindows));
+  assert.ok(delays.size >= 10, `delays ${[...delays]}`);
+  const records = last.pq!;
+  // One record per feeder and phase conductor (the station has 3 feeders), no neutral.
+  assert.equal(records.length, 3 * 3);
+  assert.ok(records.every((r) => r.slot === "2026-06-15T00:00:00Z" && r.phase !== ("N" as string)));
+  // The fold of the v1 values of the online windows (2 of 30 offline).
+  const v1: Batch[] = [];
+  for (let w = slot; w < slot + PQ_SLOT_MS; w += WINDOW_MS) {
+    const batch = generateBatch(cell, w, 42, 1);
+    if (batch) v1.push(batch);
+  }
+  assert.equal(v1.length, 28);
+  for (const record of records) {
+    const rows: Measurement[] = v1.map((b) => row(b, record.feeder, record.phase));
+    const rms = (k: number) =>
+      Math.sqrt(sum(rows.map((m) => Math.fround(m.h_u![k]!) ** 2)) / rows.length);
+    for (const k of [0, 3, 5, 23]) assert.ok(Math.abs(record.h_u![k]! - rms(k)) <= 0.005 + 1e-6);
+    assert.equal(record.pst, Math.max(...rows.map((m) => m.pst!)));
+    assert.equal(record.plt, Math.max(...rows.map((m) => m.plt!)));
+    const unbalance = sum(rows.map((m) => m.unbalance!)) / rows.length;
+    assert.ok(Math.abs(record.unbalance! - unbalance) <= 0.005 + 1e-6);
+  }
+  for (const m of last.measurements) {
+    assert.equal("h_u" in m || "pst" in m || "plt" in m || "unbalance" in m, false);
+  }
 });

@@ -23,12 +23,25 @@ export type {
   LinePhase,
   Measurement,
   Phase,
+  PqRecord,
+  ProtocolVersion,
   SignalQuality,
   VoltageEvent,
   VoltageEventType,
 } from "./protocol.ts";
 export { PROTOCOL_RANGES, WINDOW_MS } from "./protocol.ts";
-export { generateBatch, generateColumns, generateRange, type WindowRecords } from "./generate.ts";
+export {
+  generateBatch,
+  generateColumns,
+  generateRange,
+  PQ_SLOT_MS,
+  pqDelayWindows,
+  pqSlotSentAt,
+  slotPqRecords,
+  type WindowRecords,
+} from "./generate.ts";
+export { DevicePqFold } from "./pq_record.ts";
+export { isOffline } from "./_context.ts";
 export type { MeasurementColumns } from "./columns.ts";
 export { allocateColumns, PHASE_CODES, PHASE_NAMES, rowsPerWindow } from "./columns.ts";
 export type {

@@ -16,8 +16,9 @@ const DAY = 24 * HOUR;
 /** Monday 2026-06-15 00:00 UTC. */
 const MONDAY = Date.UTC(2026, 5, 15);
 
+/** Protocol v1: every 20-s value with its PQ values, as before protocol v2 existed. */
 function batchAt(cell: Parameters<typeof generateBatch>[0], ms: number, seed = 42): Batch {
-  const batch = generateBatch(cell, ms, seed);
+  const batch = generateBatch(cell, ms, seed, 1);
   assert.ok(batch, `no batch for ${cell.cellId}`);
   return batch;
 }

@@ -1,6 +1,6 @@
 /**
- * The batch a cell posts to `POST /ingest/v1/batches` (docs/ingestion-protocol.md, version 1),
- * as the simulator produces it, and the protocol's value ranges in one table.
+ * The batch a cell posts to `POST /ingest/v1/batches` (docs/ingestion-protocol.md, protocol
+ * versions 2 and 1), as the simulator produces it, and the protocol's value ranges in one table.
  */
 
 /** Length of one measurement window: cells send 20-s values. */
@@ -13,7 +13,10 @@ export type Phase = "L1" | "L2" | "L3" | "N";
 /** A phase conductor, where events start and end. */
 export type LinePhase = "L1" | "L2" | "L3";
 
-/** One 20-s measurement of one feeder and probe. The neutral row carries `i` only. */
+/**
+ * One 20-s measurement of one feeder and probe. The neutral row carries `i` only. Harmonics,
+ * unbalance, Pst and Plt are protocol v1 only (v2 sends them in the 10-minute `pq` records).
+ */
 export interface Measurement {
   /** UTC ISO-8601 start of the window, whole seconds, a multiple of 20 s. */
   ts: string;
@@ -37,6 +40,25 @@ export interface Measurement {
   pst?: number;
   plt?: number;
 }
+
+/** Protocol v2: the 10-minute power-quality record of one feeder and phase conductor. */
+export interface PqRecord {
+  /** UTC ISO-8601 start of the 10-minute slot. */
+  slot: string;
+  feeder: number;
+  phase: LinePhase;
+  /** Harmonics 2..25 of the voltage in % of the fundamental (24 values), RMS over the slot. */
+  h_u?: number[];
+  /** Highest short-term flicker severity of the slot. */
+  pst?: number;
+  /** Long-term flicker severity (2 h) as of the slot's end. */
+  plt?: number;
+  /** Mean negative/positive sequence unbalance of the slot, in %. */
+  unbalance?: number;
+}
+
+/** The protocol versions the simulator speaks: 2 (the default) or 1 (deployed firmware). */
+export type ProtocolVersion = 1 | 2;
 
 /** A digital or analogue input/output state of an I/O module. */
 export interface IoRecord {
@@ -82,11 +104,15 @@ export interface DeviceStatus {
 
 /** The body of `POST /ingest/v1/batches`. */
 export interface Batch {
+  /** 2 for protocol v2; absent in protocol v1. */
+  protocol?: 2;
   batch_id: string;
   /** UTC ISO-8601, whole seconds. */
   sent_at: string;
   device: DeviceStatus;
   measurements: Measurement[];
+  /** Protocol v2: the records of a slot that has ended (`pqSlotSentAt`). */
+  pq?: PqRecord[];
   io: IoRecord[];
   events: VoltageEvent[];
 }

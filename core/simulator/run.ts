@@ -7,7 +7,7 @@
 import { isOffline } from "./_context.ts";
 import { hashString, mix, unit } from "./_random.ts";
 import { generateBatch } from "./generate.ts";
-import { WINDOW_MS } from "./protocol.ts";
+import { type ProtocolVersion, WINDOW_MS } from "./protocol.ts";
 import type { SimCell } from "./topology.ts";
 
 /** A failed or partly refused delivery, reported through `onError`. */
@@ -67,6 +67,8 @@ export interface SendOptions {
   /** Requests in flight over all cells, default 8. */
   maxInFlight?: number;
   retry?: RetryOptions;
+  /** Protocol version of the batches, default 2 (1: firmware that sends PQ values every 20 s). */
+  protocol?: ProtocolVersion;
 }
 
 /** Options of `runLive`. */
@@ -194,7 +196,7 @@ class Sender {
 
   /** Sends the window's batch until it gets an answer below 500 or the run stops. */
   async deliver(cell: SimCell, windowStartMs: number): Promise<void> {
-    const batch = generateBatch(cell, windowStartMs, this.options.seed);
+    const batch = generateBatch(cell, windowStartMs, this.options.seed, this.options.protocol);
     if (batch === null) return;
     const body = JSON.stringify(batch);
     const about = { cellId: cell.cellId, windowStartMs, batchId: batch.batch_id };

@@ -101,6 +101,7 @@ Deno.test("runLive() posts each online cell's batch with its credential, window 
       assert.equal(windowOf(r.batch), START + k * WINDOW_MS);
       assert.equal(r.body, JSON.stringify(generateBatch(cell, START + k * WINDOW_MS, SEED)));
       assert.deepEqual(Object.keys(r.batch), [
+        "protocol",
         "batch_id",
         "sent_at",
         "device",

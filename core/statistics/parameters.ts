@@ -1,7 +1,8 @@
 /**
  * The quantities visual statistics charts, with the columns that hold them at each level:
  * the 20-s value in `raw_measurements`, the slot value and extremes in the aggregate tables
- * (`agg_10min`, `agg_1h`, `agg_1d` share one layout, see core/ingest/schema.ts). Pure.
+ * (`agg_10min`, `agg_1h`, `agg_1d` share one layout, see core/ingest/schema.ts). Unbalance, Pst
+ * and Plt are 10-minute values of the PQ records (`pq_10min`, rollups `pq_1h`, `pq_1d`). Pure.
  */
 
 /** How the phases of a feeder make one curve: the mean of the phases, or their sum (powers). */
@@ -18,7 +19,12 @@ export interface StatisticsParameter {
   combine: PhaseCombination;
   /** Whether the neutral conductor carries it (current only). */
   neutral: boolean;
-  /** Column of `raw_measurements` (the 20-s value). */
+  /**
+   * Whether the quantity is a 10-minute PQ value (`pq_*` tables; the 20-s level shows each
+   * value for its 10 minutes).
+   */
+  pq: boolean;
+  /** Column of `raw_measurements` (the 20-s value), or of `pq_10min` for a PQ value. */
   raw: string;
   /** Column of the aggregate tables holding the slot's value, and its extremes where stored. */
   aggregate: string;
@@ -27,8 +33,8 @@ export interface StatisticsParameter {
 }
 
 /**
- * Every quantity, in the order of the form. Pst and Plt are not averaged: the aggregates keep
- * the highest value of the slot (core/ingest/aggregate.ts), which is what the charts show.
+ * Every quantity, in the order of the form. Pst and Plt are not averaged: the PQ record and its
+ * rollups keep the highest value of the period (core/ingest/pq_rollup.ts), which the charts show.
  * Frequency and unbalance belong to the feeder, not to a phase: one curve, the mean of the
  * phases' readings.
  */
@@ -39,6 +45,7 @@ export const STATISTICS_PARAMETERS: readonly StatisticsParameter[] = Object.free
     per_phase: true,
     combine: "mean",
     neutral: false,
+    pq: false,
     raw: "u",
     aggregate: "u_rms",
     min: "u_min",
@@ -50,6 +57,7 @@ export const STATISTICS_PARAMETERS: readonly StatisticsParameter[] = Object.free
     per_phase: true,
     combine: "mean",
     neutral: true,
+    pq: false,
     raw: "i",
     aggregate: "i_rms",
     min: "i_min",
@@ -61,6 +69,7 @@ export const STATISTICS_PARAMETERS: readonly StatisticsParameter[] = Object.free
     per_phase: true,
     combine: "sum",
     neutral: false,
+    pq: false,
     raw: "p",
     aggregate: "p_mean",
   },
@@ -70,6 +79,7 @@ export const STATISTICS_PARAMETERS: readonly StatisticsParameter[] = Object.free
     per_phase: true,
     combine: "sum",
     neutral: false,
+    pq: false,
     raw: "q",
     aggregate: "q_mean",
   },
@@ -79,6 +89,7 @@ export const STATISTICS_PARAMETERS: readonly StatisticsParameter[] = Object.free
     per_phase: true,
     combine: "mean",
     neutral: false,
+    pq: false,
     raw: "pf",
     aggregate: "pf_mean",
   },
@@ -88,6 +99,7 @@ export const STATISTICS_PARAMETERS: readonly StatisticsParameter[] = Object.free
     per_phase: true,
     combine: "mean",
     neutral: false,
+    pq: false,
     raw: "thd_u",
     aggregate: "thd_u",
   },
@@ -97,6 +109,7 @@ export const STATISTICS_PARAMETERS: readonly StatisticsParameter[] = Object.free
     per_phase: true,
     combine: "mean",
     neutral: false,
+    pq: false,
     raw: "thd_i",
     aggregate: "thd_i",
   },
@@ -106,6 +119,7 @@ export const STATISTICS_PARAMETERS: readonly StatisticsParameter[] = Object.free
     per_phase: false,
     combine: "mean",
     neutral: false,
+    pq: false,
     raw: "f",
     aggregate: "f_mean",
     min: "f_min",
@@ -117,6 +131,7 @@ export const STATISTICS_PARAMETERS: readonly StatisticsParameter[] = Object.free
     per_phase: false,
     combine: "mean",
     neutral: false,
+    pq: true,
     raw: "unbalance",
     aggregate: "unbalance",
   },
@@ -126,8 +141,9 @@ export const STATISTICS_PARAMETERS: readonly StatisticsParameter[] = Object.free
     per_phase: true,
     combine: "mean",
     neutral: false,
+    pq: true,
     raw: "pst",
-    aggregate: "pst_max",
+    aggregate: "pst",
   },
   {
     key: "plt",
@@ -135,6 +151,7 @@ export const STATISTICS_PARAMETERS: readonly StatisticsParameter[] = Object.free
     per_phase: true,
     combine: "mean",
     neutral: false,
+    pq: true,
     raw: "plt",
     aggregate: "plt",
   },

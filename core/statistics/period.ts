@@ -8,13 +8,21 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** The levels of the streaming core, finest first: table, time column and slot length. */
+/**
+ * The levels of the streaming core, finest first: table, time column and slot length, and the
+ * table of the PQ values (10-minute records; the 20-s level reads them per 10 minutes).
+ */
 export const RESOLUTIONS = Object.freeze({
-  "20s": { stepMs: 20_000, table: "raw_measurements", time: "ts" },
-  "10min": { stepMs: 10 * MINUTE, table: "agg_10min", time: "slot" },
-  "1h": { stepMs: HOUR, table: "agg_1h", time: "slot" },
-  "1d": { stepMs: DAY, table: "agg_1d", time: "slot" },
+  "20s": { stepMs: 20_000, table: "raw_measurements", time: "ts", pqTable: "pq_10min" },
+  "10min": { stepMs: 10 * MINUTE, table: "agg_10min", time: "slot", pqTable: "pq_10min" },
+  "1h": { stepMs: HOUR, table: "agg_1h", time: "slot", pqTable: "pq_1h" },
+  "1d": { stepMs: DAY, table: "agg_1d", time: "slot", pqTable: "pq_1d" },
 });
+
+/** Slot length of the PQ tables of a level (10 minutes for the 20-s level). */
+export function pqStepMs(resolution: keyof typeof RESOLUTIONS): number {
+  return Math.max(RESOLUTIONS[resolution].stepMs, 10 * MINUTE);
+}
 export type Resolution = keyof typeof RESOLUTIONS;
 export const RESOLUTION_NAMES = Object.keys(RESOLUTIONS) as Resolution[];
 

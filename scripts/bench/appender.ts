@@ -1,10 +1,14 @@
 /**
  * The local limit of our schema: core's chunk writer (`appendRows`) feeding the DuckDB
  * appender of `raw_measurements` in a file-backed database, one transaction per tick of
- * 5,000 cells (120k rows), as a group commit of every cell's batch would write it.
+ * 5,000 cells (120k rows), as a group commit of every cell's batch would write it. Also the
+ * 10-minute PQ records of those cells (6 feeders x L1..L3 each, 90k records) in one
+ * transaction, as the tick that ends a slot adds them (protocol v2).
  */
 import { appendRows } from "../../core/ingest/chunk_writer.ts";
 import { DDL } from "../../core/ingest/schema.ts";
+import { writeDeviceRecords } from "../../core/ingest/store_pq.ts";
+import type { PqRow } from "../../core/ingest/validate_pq.ts";
 import type { MeasurementRow } from "../../core/ingest/validate.ts";
 import { allocateColumns, generateColumns, WINDOW_MS } from "../../core/simulator/mod.ts";
 import { openTimeSeriesStore } from "../../core/mod.ts";
@@ -50,6 +54,25 @@ export async function benchAppender(dir: string, sizes: Sizes): Promise<Result[]
     }, { warmup: 1, repeats: sizes.appenderTicks });
     const total = samples.reduce((a, b) => a + b, 0);
     const rate = perSecond(sizes.appenderTickRows * sizes.appenderTicks, total);
+    const records = (sizes.appenderTickRows / 24) * 18;
+    const pqSamples = await collect(async (run) => {
+      const slot = FIXED_START + (run + 1) * 600_000;
+      const rows: PqRow[] = Array.from({ length: records }, (_, k) => ({
+        slot,
+        feeder: 1 + Math.floor((k % 18) / 3),
+        phase: k % 3,
+        unbalance: (k % 97) / 100,
+        pst: (k % 53) / 100,
+        plt: (k % 41) / 100,
+        h: Float32Array.from({ length: 24 }, (_, h) => ((k + h) % 300) / 100),
+      }));
+      const ids = rows.map((_, k) => Math.floor(k / 18) * 24 + (k % 18) + 1);
+      return await timeOnce(async () => {
+        await c.run("BEGIN TRANSACTION");
+        await writeDeviceRecords(c, [{ ids, rows, replace: new Set() }]);
+        await c.run("COMMIT");
+      });
+    }, { warmup: 1, repeats: Math.max(2, Math.floor(sizes.appenderTicks / 4)) });
     return [
       {
         name: "DuckDB appender via core chunk writer, raw_measurements on disk",
@@ -62,6 +85,11 @@ export async function benchAppender(dir: string, sizes: Sizes): Promise<Result[]
         value: summarize(samples).p99,
         unit: "ms",
         target: atMost(250, "<= 250 ms (tick commit)"),
+      },
+      {
+        name: `  PQ records of a slot's end: ${records / 1000}k records in one commit, p50`,
+        value: summarize(pqSamples).p50,
+        unit: "ms",
       },
     ];
   } finally {

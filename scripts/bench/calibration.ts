@@ -1,9 +1,10 @@
 /**
  * Calibration of quality.md, measured first in every run: the engine limit (`INSERT INTO t
  * SELECT * FROM src`, rows/s) and the scan bandwidth (`SELECT sum(x)` over doubles, GB/s).
- * Also the copy rate of the raw_measurements schema itself, to show how much its 37 columns
- * cost compared with the 4-column reference row.
+ * Also the copy rate of the raw_measurements schema itself, to show how much its columns cost
+ * compared with the 4-column reference row.
  */
+import { RAW_FLOAT_COLUMNS } from "../../core/ingest/schema.ts";
 import { openDuckFile, rawTableDdl } from "./lib/duck.ts";
 import type { Sizes } from "./lib/options.ts";
 import type { Calibration, Result } from "./lib/report.ts";
@@ -17,10 +18,12 @@ const REFERENCE_SRC = (rows: number) =>
      (200 + (r % 4001) / 100)::FLOAT AS u, ((r * 7) % 5003 / 10)::FLOAT AS i
    FROM range(${rows}) t(r)`;
 
-// raw_measurements rows with 35 values at device resolution (0.01).
+const RAW_COLUMNS = 2 + RAW_FLOAT_COLUMNS.length;
+
+// raw_measurements rows with their values at device resolution (0.01).
 function schemaSrc(rows: number): string {
   const values = Array.from(
-    { length: 35 },
+    { length: RAW_FLOAT_COLUMNS.length },
     (_, k) => `((r * ${2 * k + 3}) % ${1000 + 7 * k} / 100)::FLOAT`,
   );
   return `INSERT INTO src SELECT (r % 120000)::INTEGER,
@@ -83,7 +86,9 @@ export async function calibrate(
           basis: { kind: "bandwidth", bytesPerSec: calibration.scanBytesPerSec },
         },
         {
-          name: `INSERT ... SELECT ${count(sizes.schemaRows)} raw_measurements rows (37 columns)`,
+          name: `INSERT ... SELECT ${
+            count(sizes.schemaRows)
+          } raw_measurements rows (${RAW_COLUMNS} columns)`,
           value: schemaRate,
           unit: "rows/s",
           basis: { kind: "engine", rowsPerSec: schemaRate },

@@ -3,8 +3,8 @@
  * (query + evaluation), and N nodes loaded with `loadComplianceInputs` (200 nodes per query,
  * read column by column) and evaluated with `evaluateCompliance`, 200 at a time as a report of
  * many nodes would, the two times reported apart and summed.
- * The week of aggregates is generated in SQL (realistic levels, 0.2 % missing slots, a few
- * flagged ones) because a week of raw data for 2,000 nodes would be 180M rows.
+ * The week of aggregates and of PQ records is generated in SQL (realistic levels, 0.2 % missing
+ * slots, a few flagged ones) because a week of raw data for 2,000 nodes would be 180M rows.
  */
 import {
   type ComplianceInput,
@@ -30,10 +30,10 @@ const node = (k: number) => ({
 });
 
 /**
- * SQL filling agg_10min with one week of 3 phases for nodes `[first, first + count)`
- * (deterministic noise).
+ * SQL filling agg_10min and pq_10min with one week of 3 phases for nodes `[first, first + count)`
+ * (deterministic noise), as two statements.
  */
-export function weekOfAggregatesSql(first: number, count: number): string {
+export function weekOfAggregatesSql(first: number, count: number): string[] {
   const noise = (k: number) => `((hash(s, slot, ${k}) % 10000) / 10000.0)`;
   const harmonics = HARMONIC_ORDERS.map((h, k) =>
     `(${
@@ -41,25 +41,31 @@ export function weekOfAggregatesSql(first: number, count: number): string {
     } * (0.2 + 0.4 * ${noise(20 + k)}))::FLOAT`
   );
   const day = "sin(2 * pi() * slot / 144)";
-  return `INSERT INTO agg_10min (series_id, slot, n, u_rms, u_min, u_max, i_rms, i_min, i_max,
-      p_mean, q_mean, pf_mean, thd_u, thd_i, f_mean, f_min, f_max, unbalance, pst_max, plt,
-      ${HARMONIC_ORDERS.map((h) => `h${h}`).join(", ")}, flagged)
-    SELECT s::INTEGER, make_timestamp(${WEEK.from.getTime() * 1000}::BIGINT + slot * 600000000), 30,
+  const slot = `make_timestamp(${WEEK.from.getTime() * 1000}::BIGINT + slot * 600000000)`;
+  const from = `FROM range(${3 * first + 1}, ${3 * (first + count) + 1}) a(s),
+      range(${WEEK.slotCount}) b(slot) WHERE hash(s, slot, 98) % 500 <> 0`;
+  return [
+    `INSERT INTO agg_10min (series_id, slot, n, u_rms, u_min, u_max, i_rms, i_min, i_max,
+      p_mean, q_mean, pf_mean, thd_u, thd_i, f_mean, f_min, f_max, flagged)
+    SELECT s::INTEGER, ${slot}, 30,
       (230 + 8 * ${day} + 6 * ${noise(1)})::FLOAT, (226 + 8 * ${day})::FLOAT,
       (236 + 8 * ${day})::FLOAT, (80 + 40 * ${noise(2)})::FLOAT, 40::FLOAT, 160::FLOAT,
       (18 + 9 * ${noise(3)})::FLOAT, 2::FLOAT, 0.98::FLOAT, (3 + 1.5 * ${noise(4)})::FLOAT,
       (8 + 4 * ${noise(5)})::FLOAT, 50::FLOAT, (49.97 + 0.02 * ${noise(6)})::FLOAT,
-      (50.01 + 0.02 * ${noise(7)})::FLOAT, (0.4 + 0.5 * ${noise(8)})::FLOAT,
-      (0.3 + 0.4 * ${noise(9)})::FLOAT, (0.3 + 0.3 * ${noise(10)})::FLOAT,
-      ${harmonics.join(", ")}, hash(s, slot, 99) % 1000 = 0
-    FROM range(${3 * first + 1}, ${3 * (first + count) + 1}) a(s), range(${WEEK.slotCount}) b(slot)
-    WHERE hash(s, slot, 98) % 500 <> 0`;
+      (50.01 + 0.02 * ${noise(7)})::FLOAT, hash(s, slot, 99) % 1000 = 0
+    ${from}`,
+    `INSERT INTO pq_10min (series_id, slot, origin, windows, n_h, n_unbalance, unbalance, pst,
+      plt, ${HARMONIC_ORDERS.map((h) => `h${h}`).join(", ")})
+    SELECT s::INTEGER, ${slot}, 1, 0, 0, 0, (0.4 + 0.5 * ${noise(8)})::FLOAT,
+      (0.3 + 0.4 * ${noise(9)})::FLOAT, (0.3 + 0.3 * ${noise(10)})::FLOAT, ${harmonics.join(", ")}
+    ${from}`,
+  ];
 }
 
 /** Writes the week of aggregates in chunks (one transaction of the PK index stays small). */
 async function writeWeek(run: (sql: string) => Promise<unknown>, nodes: number): Promise<void> {
   for (let first = 0; first < nodes; first += 200) {
-    await run(weekOfAggregatesSql(first, Math.min(200, nodes - first)));
+    for (const sql of weekOfAggregatesSql(first, Math.min(200, nodes - first))) await run(sql);
   }
 }
 

@@ -4,7 +4,7 @@
  * Runs off the server's thread so that the server keeps its own core, as remote cells would.
  */
 /// <reference lib="deno.worker" />
-import { generateBatch, type SimCell } from "../../core/simulator/mod.ts";
+import { generateBatch, type ProtocolVersion, type SimCell } from "../../core/simulator/mod.ts";
 import { mapBounded } from "./lib/timing.ts";
 import { mergeBatches, SEED } from "./lib/workload.ts";
 
@@ -16,12 +16,18 @@ export interface IngestJob {
   concurrency: number;
   /** Cells whose bodies are generated before a timed sending starts (bounds memory). */
   cellsPerChunk: number;
+  /** Protocol version of the batches (default 2). */
+  protocol?: ProtocolVersion;
 }
 
 /** What a job did. */
 export interface IngestStats {
   requests: number;
+  /** 20-s measurement rows sent. */
   rows: number;
+  /** 10-minute PQ records sent (protocol v2, in a batch with a slot's last window). */
+  pqRecords: number;
+  /** Records acknowledged as stored: rows and PQ records. */
   accepted: number;
   duplicates: number;
   /** Final responses by status code. */
@@ -53,6 +59,7 @@ export async function runJob(job: IngestJob): Promise<IngestStats> {
   const stats: IngestStats = {
     requests: 0,
     rows: 0,
+    pqRecords: 0,
     accepted: 0,
     duplicates: 0,
     statuses: {},
@@ -64,10 +71,11 @@ export async function runJob(job: IngestJob): Promise<IngestStats> {
     const bodies: { credential: string; body: string }[] = [];
     for (const cell of job.cells.slice(first, first + job.cellsPerChunk)) {
       const batch = mergeBatches(
-        job.windows.flatMap((w) => generateBatch(cell, w, SEED) ?? []),
+        job.windows.flatMap((w) => generateBatch(cell, w, SEED, job.protocol) ?? []),
       );
       if (!batch) continue;
       stats.rows += batch.measurements.length;
+      stats.pqRecords += batch.pq?.length ?? 0;
       bodies.push({ credential: cell.credential, body: JSON.stringify(batch) });
     }
     const start = performance.now();

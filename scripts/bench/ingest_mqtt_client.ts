@@ -26,7 +26,9 @@ export interface MqttStats {
 async function runJob(job: MqttJob): Promise<MqttStats> {
   const bodies = job.cells.map((cell) => {
     const batch = generateBatch(cell, job.window, SEED);
-    return { cell, body: JSON.stringify(batch), rows: batch?.measurements.length ?? 0 };
+    // Records the platform acknowledges: measurements and (protocol v2) PQ records.
+    const rows = (batch?.measurements.length ?? 0) + (batch?.pq?.length ?? 0);
+    return { cell, body: JSON.stringify(batch), rows };
   }).filter((b) => b.rows > 0);
   const stats: MqttStats = { rows: 0, accepted: 0, answers: 0, statuses: {}, sendMs: 0 };
   for (const b of bodies) stats.rows += b.rows;

@@ -2,7 +2,7 @@
  * The benchmarks of /work/shared/guide/quality.md in one run, on file-backed databases in a
  * temporary directory, with the simulator's fixed seed:
  *
- *   npx deno run -A scripts/bench/run.ts [--quick] [--only step,step] [--cells=N]
+ *   npx deno run -A scripts/bench/run.ts [--quick] [--only step,step] [--cells=N] [--protocol=1]
  *
  * The run first calibrates the machine (engine limit and scan bandwidth) and prints every
  * figure absolute and as a ratio to those, then one closing table with the targets. `--quick`
@@ -29,7 +29,9 @@ import { benchTriggers } from "./triggers.ts";
 const quick = Deno.args.includes("--quick");
 /** `--cells=5000`: the HTTP ingest's cells, e.g. a quick run at the bar's size. */
 const cells = Number(Deno.args.find((a) => a.startsWith("--cells="))?.slice(8));
-const sizes = { ...sizesFor(quick), ...(cells > 0 ? { ingestCells: cells } : {}) };
+/** `--protocol=1`: the cells of the ingest benchmarks send PQ values every 20 s (protocol v1). */
+const protocol = Deno.args.includes("--protocol=1") ? 1 as const : 2 as const;
+const sizes = { ...sizesFor(quick), ...(cells > 0 ? { ingestCells: cells } : {}), protocol };
 const only = selectedSteps(Deno.args);
 const dir = await Deno.makeTempDir({ prefix: "gridwatch-bench-" });
 const sampler = new RssSampler();

@@ -54,3 +54,21 @@ export async function checkStored(
     ),
   };
 }
+
+/** The rows of `queries` on the stopped server's `timeseries.duckdb` in `dataDir`. */
+export async function readStored(
+  dataDir: string,
+  queries: readonly string[],
+): Promise<unknown[][][]> {
+  const instance = await DuckDBInstance.create(join(dataDir, "timeseries.duckdb"));
+  const connection = await instance.connect();
+  try {
+    const out: unknown[][][] = [];
+    for (const sql of queries) out.push((await connection.runAndReadAll(sql)).getRows());
+    return out;
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+    await releaseNativeHandles();
+  }
+}

@@ -184,6 +184,106 @@ Deno.test({
         },
       );
 
+      // The slot before the one of `ts`: it has ended, so its PQ record exists.
+      const slot = ts - (ts % SLOT_MS) - SLOT_MS;
+      const h = Array.from({ length: 24 }, (_, k) => (k % 5) / 4);
+      const pqOf = async (phase: number) =>
+        (await platform.services.analytics.runAndReadAll(
+          `SELECT p.origin, p.pst, p.plt, p.unbalance, p.h5, p.windows::INT FROM pq_10min p
+           JOIN series s USING (series_id)
+           WHERE s.cell_id = '${cell!.id}' AND s.feeder = 2 AND s.phase = ${phase}
+             AND p.slot = make_timestamp(${slot * 1000})`,
+        )).getRows();
+
+      await t.step(
+        "a protocol v2 batch stores its 10-minute PQ records once, and refuses v1 fields",
+        async () => {
+          const body = {
+            protocol: 2,
+            batch_id: "b-v2",
+            measurements: [measurement(ts, 2, "L1", 230)],
+            pq: ["L1", "L2", "L3"].map((phase) => ({
+              slot: new Date(slot).toISOString(),
+              feeder: 2,
+              phase,
+              h_u: h,
+              pst: 0.5,
+              plt: 0.25,
+              unbalance: 0.75,
+            })),
+          };
+          const res = await post(platform, credential, body);
+          assert.deepEqual([res.status, res.body], [200, {
+            accepted: 4,
+            duplicates: 0,
+            rejected: [],
+          }]);
+          const again = await post(platform, credential, body);
+          assert.deepEqual([again.body.accepted, again.body.duplicates], [0, 4]);
+          assert.deepEqual(await pqOf(0), [[1, 0.5, 0.25, 0.75, 0.75, 0]]);
+          const mixed = await post(platform, credential, {
+            ...body,
+            batch_id: "b-v2-bad",
+            measurements: [{ ...measurement(ts, 2, "L2", 230), pst: 0.5 }],
+            pq: [{ slot: new Date(slot + 60_000).toISOString(), feeder: 2, phase: "L1", pst: 1 }],
+          });
+          assert.equal(mixed.status, 422);
+          assert.deepEqual(
+            (mixed.body.rejected as { section: string; field: string; key: string }[])
+              .map((r) => [r.section, r.field, r.key]),
+            [["measurements", "pst", "ingest.unknownField"], [
+              "pq",
+              "slot",
+              "ingest.notSlotAligned",
+            ]],
+          );
+          const version = await post(platform, credential, { ...body, protocol: 3 });
+          assert.equal(version.status, 400);
+          const unknownInV1 = await post(platform, credential, { ...body, protocol: undefined });
+          assert.equal(unknownInV1.status, 400, "pq[] is protocol v2 only");
+        },
+      );
+
+      await t.step(
+        "a protocol v1 batch's 20-s PQ values are folded into its slot's record",
+        async () => {
+          const windows = [0, 1, 2].map((k) => slot + k * 20_000);
+          const res = await post(platform, credential, {
+            batch_id: "b-v1",
+            measurements: windows.map((w, k) => ({
+              ...measurement(w, 2, "L2", 231),
+              h_u: h.map((v) => v * (k + 1)),
+              pst: 0.25 * (k + 1),
+              plt: 0.5,
+              unbalance: k,
+            })),
+          });
+          assert.deepEqual([res.status, res.body.accepted], [200, 3]);
+          assert.deepEqual(await pqOf(1), [[1, 0.5, 0.25, 0.75, 0.75, 0]], "v2 record kept");
+          // Series of feeder 2, L3 got a v2 record; feeder 3 had none: it is folded.
+          await post(platform, credential, {
+            batch_id: "b-v1-f3",
+            measurements: windows.map((w, k) => ({
+              ...measurement(w, 3, "L1", 231),
+              h_u: h.map((v) => v * (k + 1)),
+              pst: 0.25 * (k + 1),
+              plt: 0.5,
+              unbalance: k,
+            })),
+          });
+          await platform.services.measurements.writeFolds(slot + SLOT_MS + SLOT_GRACE_MS);
+          const rows = (await platform.services.analytics.runAndReadAll(
+            `SELECT p.origin, p.windows::INT, p.pst, p.plt, p.unbalance, p.h5 FROM pq_10min p
+             JOIN series s USING (series_id)
+             WHERE s.cell_id = '${cell!.id}' AND s.feeder = 3 AND s.phase = 0`,
+          )).getRows() as number[][];
+          assert.equal(rows.length, 1);
+          const [origin, bits, pst, plt, unbalance, h5] = rows[0]!;
+          assert.deepEqual([origin, bits, pst, plt, unbalance], [2, 7, 0.75, 0.5, 1]);
+          assert.ok(Math.abs(h5! - 0.75 * Math.sqrt((1 + 4 + 9) / 3)) < 1e-6);
+        },
+      );
+
       await t.step(
         "a rotated credential stops working at once, a revoked cell is refused",
         async () => {

@@ -1,9 +1,12 @@
 /**
  * From the simulator to the screens' data: the demo cells' history goes through the ingestion
- * core, is aggregated, and the grid status and EN 50160 read it.
+ * core, is aggregated, and the grid status and EN 50160 read it. The demo cells speak protocol
+ * v2 (10-minute PQ records); the same cells on protocol v1 over HTTP give the same PQ values,
+ * folded by the platform.
  */
 import assert from "node:assert/strict";
 import { nodeCompliance, SLOT_GRACE_MS, SLOT_MS } from "../../core/mod.ts";
+import { runBackfill, slotPqRecords } from "../../core/simulator/mod.ts";
 import { backfill, DEMO_USERS, demoSimCells } from "../../modules/demo/mod.ts";
 import type { FullGridStatusDto } from "../../modules/monitoring/mod.ts";
 import { createLogger } from "../../kernel/mod.ts";
@@ -67,6 +70,67 @@ Deno.test({
       assert.equal(voltage.n + voltage.flagged, 6, "six closed slots, each valid or flagged");
       assert.equal(voltage.missing, 0);
       assert.equal(voltage.passed, true);
+      // Harmonics, flicker and unbalance from the cells' 10-minute PQ records.
+      for (const parameter of ["h5", "thd", "unbalance"]) {
+        const counts = result.parameters.find((p) => p.parameter === parameter)!;
+        assert.equal(counts.n + counts.flagged, 6, parameter);
+        assert.equal(counts.missing, 0, parameter);
+      }
+      assert.equal(result.parameters.find((p) => p.parameter === "h5")!.passed, true);
+
+      // Protocol v1 over HTTP: a cell like the station's (a cell in stock: every feeder slot is
+      // accepted) whose firmware sends PQ values every 20 s. The platform's folds equal the
+      // records the same simulated cell sends in protocol v2.
+      const twin = (await platform.services.cells.listFor(demo.key, "IN_STOCK"))[0]!;
+      const credential = await platform.services.cells.rotateCredential(twin.id);
+      const simulated = { ...cells.find((c) => c.cellId === stationCell.id)!, cellId: twin.id };
+      const slot = start + 2 * SLOT_MS;
+      const stats = await runBackfill({
+        baseUrl: "http://platform",
+        cells: [{ ...simulated, credential }],
+        seed: 42,
+        signal: new AbortController().signal,
+        fetch: (input, init) => platform.request(new URL(String(input)).pathname, init),
+        fromMs: slot,
+        toMs: slot + SLOT_MS,
+        protocol: 1,
+      });
+      assert.deepEqual([stats.sent, stats.rejected], [30, 0]);
+      await measurements.writeFolds(slot + SLOT_MS + SLOT_GRACE_MS);
+      const pq = async (cellId: string) =>
+        (await platform.services.analytics.runAndReadAll(
+          `SELECT s.feeder, s.phase, p.origin, p.pst, p.plt, p.unbalance, p.h5, p.h25
+           FROM pq_10min p JOIN series s USING (series_id)
+           WHERE s.cell_id = '${cellId}' AND p.slot = make_timestamp(${slot * 1000})
+           ORDER BY s.feeder, s.phase`,
+        )).getRows() as number[][];
+      const folded = await pq(twin.id);
+      const phaseNames = ["L1", "L2", "L3"];
+      const device = slotPqRecords(simulated, slot, 42).map((r) => [
+        r.feeder,
+        phaseNames.indexOf(r.phase),
+        2,
+        r.pst!,
+        r.plt!,
+        r.unbalance!,
+        r.h_u![3]!,
+        r.h_u![23]!,
+      ]);
+      assert.ok(device.length >= 3);
+      assert.deepEqual(folded.map((r) => r.slice(0, 3)), device.map((r) => r.slice(0, 3)));
+      folded.forEach((row, k) =>
+        row.slice(3).forEach((v, c) =>
+          // The device rounds its record to 0.01.
+          assert.ok(Math.abs(v - device[k]![3 + c]!) <= 0.005 + 1e-6, `${k}/${c}: ${v}`)
+        )
+      );
+      // The demo cell's own v2 records are stored as sent.
+      const own = await pq(stationCell.id);
+      assert.deepEqual(
+        own.map((r) => r.slice(0, 4)),
+        slotPqRecords(cells.find((c) => c.cellId === stationCell.id)!, slot, 42)
+          .map((r) => [r.feeder, phaseNames.indexOf(r.phase), 1, Math.fround(r.pst!)]),
+      );
     } finally {
       await platform.close();
     }

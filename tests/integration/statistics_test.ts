@@ -150,6 +150,25 @@ async function run(platform: TestPlatform): Promise<void> {
   assert.ok(u1.every((v) => v !== null && v > 200 && v < 260), "a full hour of voltages");
   assert.ok(u1.every((v) => Math.round(v! * 100) / 100 === v), "2 decimals");
 
+  // Pst and unbalance are 10-minute PQ records (protocol v2): the 20-s level shows each value
+  // for its 10 minutes.
+  const pqHour = await get<SeriesDto>(
+    `/vsm/series?feeders=${transformer.id}&parameters=pst,unbalance&${
+      period(to - 3 * HOUR, to - 2 * HOUR)
+    }`,
+  );
+  assert.equal(pqHour.status, 200, JSON.stringify(pqHour.body));
+  assert.equal(pqHour.body.resolution, "20s");
+  const [pstChart, unbalanceChart] = pqHour.body.charts;
+  assert.deepEqual(pstChart!.series.map((s) => s.phase), ["L1", "L2", "L3"]);
+  assert.deepEqual(unbalanceChart!.series.map((s) => s.phase), [null], "one curve per feeder");
+  const pst1 = pstChart!.series[0]!.values;
+  assert.ok(pst1.every((v) => v !== null && v > 0 && v < 5), "an hour of Pst");
+  pqHour.body.times.forEach((t, k) => {
+    const first = pqHour.body.times.findIndex((u) => u - (u % SLOT_MS) === t - (t % SLOT_MS));
+    assert.equal(pst1[k], pst1[first], "one value per 10 minutes");
+  });
+
   // Two days: 10-minute aggregates with min and max; the cabinet's 6-hour outage stays a gap.
   const twoDays = await get<SeriesDto>(
     `/vsm/series?feeders=${cabinet.feeders[0]!.id}&parameters=u&${period(to - 2 * DAY, to)}`,
@@ -184,6 +203,27 @@ async function run(platform: TestPlatform): Promise<void> {
   )).getRows()[0]![0] as number;
   assert.equal(l1[k], Math.round(stored * 100) / 100);
 
+  // The cabinet's PQ records: none for the slots it was offline, the stored value otherwise.
+  const pqDays = await get<SeriesDto>(
+    `/vsm/series?feeders=${cabinet.feeders[0]!.id}&parameters=pst&${period(to - 2 * DAY, to)}`,
+  );
+  assert.equal(pqDays.body.resolution, "10min");
+  const pstL1 = pqDays.body.charts[0]!.series[0]!.values;
+  assert.ok(inside.every((k) => pstL1[k] === null), "no PQ record while offline");
+  assert.ok(around.every((k) => pstL1[k] !== null), "a PQ record for every other slot");
+  const storedPst = (await analytics.runAndReadAll(
+    `SELECT pst FROM pq_10min WHERE series_id = ${seriesL1}
+     AND slot = make_timestamp(${times[k]! * 1000})`,
+  )).getRows()[0]![0] as number;
+  assert.equal(pstL1[k], Math.round(storedPst * 100) / 100);
+  const pqCounts = (await analytics.runAndReadAll(
+    `SELECT (SELECT count(*) FROM pq_10min WHERE series_id = ${seriesL1}),
+            (SELECT sum(n) FROM pq_1h WHERE series_id = ${seriesL1}),
+            (SELECT sum(n) FROM pq_1d WHERE series_id = ${seriesL1})`,
+  )).getRows()[0]!.map(Number);
+  assert.ok(pqCounts[0]! > 100);
+  assert.deepEqual(pqCounts, [pqCounts[0], pqCounts[0], pqCounts[0]], "pq_1h and pq_1d");
+
   // The hourly and daily rollups hold every 20-s value of the 10-minute aggregates.
   const counts = (await analytics.runAndReadAll(
     `SELECT (SELECT sum(n) FROM agg_10min WHERE series_id = ${seriesL1}),
@@ -212,6 +252,11 @@ async function run(platform: TestPlatform): Promise<void> {
   assert.equal(daily.length, year.body.times.length);
   assert.ok(daily.slice(0, -4).every((v) => v === null), "no data before the backfill");
   assert.ok(daily.slice(-2).every((v) => v !== null && v > 200 && v < 260));
+  const pltMonth = await get<CompareDto>(
+    `/vsm/compare?feeders=${lines}&parameter=plt&${period(to - 30 * DAY, to)}`,
+  );
+  assert.equal(pltMonth.body.resolution, "1h");
+  assert.ok(pltMonth.body.feeders[0]!.values.slice(-20).every((v) => v !== null && v > 0));
   const summary = year.body.feeders[0]!.summary;
   assert.ok(summary.min! <= summary.mean! && summary.mean! <= summary.max!);
 

@@ -12,6 +12,11 @@ export interface Sizes {
   appenderTicks: number;
   /** HTTP ingest: cells, timed ticks of one window per batch, rounds of 30 windows per batch. */
   ingestCells: number;
+  /**
+   * Protocol version the cells speak: 2 (10-minute PQ records) or 1 (PQ values on every 20-s
+   * record, folded by the platform).
+   */
+  protocol: 1 | 2;
   ingestTicks: number;
   ingestWindowsPerBatch: number;
   ingestRounds: number;
@@ -47,6 +52,7 @@ export function sizesFor(quick: boolean): Sizes {
     appenderTickRows: 120_000,
     appenderTicks: 20,
     ingestCells: 5_000,
+    protocol: 2,
     ingestTicks: 1,
     ingestWindowsPerBatch: 30,
     ingestRounds: 1,

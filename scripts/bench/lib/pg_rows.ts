@@ -1,25 +1,13 @@
 /**
- * The LVGRID rows as PostgreSQL statements: the raw table of core's shape with the key and
- * index a PostgreSQL user would add, multi-row INSERT parameters, and the 10-minute GROUP BY
- * of core/ingest/aggregate.ts. Pure.
+ * The LVGRID rows as PostgreSQL statements: the raw table of core's shape (the narrow 20-s row;
+ * the 10-minute PQ records are not part of this comparison) with the key and index a
+ * PostgreSQL user would add, multi-row INSERT parameters, and the 10-minute GROUP BY of
+ * core/ingest/aggregate.ts. Pure.
  */
-import { HARMONIC_ORDERS } from "../../../core/ingest/schema.ts";
+import { RAW_FLOAT_COLUMNS } from "../../../core/ingest/schema.ts";
 import type { MeasurementColumns } from "../../../core/simulator/mod.ts";
 
-const VALUE_COLUMNS = [
-  "u",
-  "i",
-  "p",
-  "q",
-  "pf",
-  "thd_u",
-  "thd_i",
-  "f",
-  "unbalance",
-  "pst",
-  "plt",
-  ...HARMONIC_ORDERS.map((h) => `h${h}`),
-];
+const VALUE_COLUMNS: readonly string[] = RAW_FLOAT_COLUMNS;
 const COLUMNS = 2 + VALUE_COLUMNS.length;
 
 /** Raw table of the same shape as DuckDB's; the key makes retries idempotent (ON CONFLICT). */
@@ -30,7 +18,6 @@ export const PG_DDL = [
   `CREATE TABLE agg_10min (series_id integer NOT NULL, slot timestamp NOT NULL, n integer NOT NULL,
      u_rms real, u_min real, u_max real, i_rms real, i_min real, i_max real, p_mean real,
      q_mean real, pf_mean real, thd_u real, thd_i real, f_mean real, f_min real, f_max real,
-     unbalance real, pst_max real, plt real, ${HARMONIC_ORDERS.map((h) => `h${h} real`).join(", ")},
      PRIMARY KEY (series_id, slot))`,
 ];
 
@@ -73,9 +60,6 @@ export function paramsByCell(
     p.push(pgSeriesId(cols, r, firstCell), new Date(cols.ts[r]!).toISOString().slice(0, 23));
     p.push(orNull(cols.u[r]!), orNull(cols.i[r]!), orNull(cols.p[r]!), orNull(cols.q[r]!));
     p.push(orNull(cols.pf[r]!), orNull(cols.thdU[r]!), orNull(cols.thdI[r]!), orNull(cols.f[r]!));
-    p.push(orNull(cols.unbalance[r]!), orNull(cols.pst[r]!), orNull(cols.plt[r]!));
-    const neutral = cols.phase[r] === 3;
-    for (let h = 0; h < 24; h++) p.push(neutral ? null : orNull(cols.hU[r * 24 + h]!));
   }
   return out;
 }
@@ -95,8 +79,7 @@ export function pgAggregateSql(slotIso: string): string {
   return `INSERT INTO agg_10min
     SELECT series_id, date_bin('10 minutes', ts, timestamp '2000-01-01') AS slot, count(*),
       ${rms("u")}, min(u), max(u), ${rms("i")}, min(i), max(i), avg(p), avg(q), avg(pf),
-      ${rms("thd_u")}, ${rms("thd_i")}, avg(f), min(f), max(f), avg(unbalance), max(pst), max(plt),
-      ${HARMONIC_ORDERS.map((h) => rms(`h${h}`)).join(", ")}
+      ${rms("thd_u")}, ${rms("thd_i")}, avg(f), min(f), max(f)
     FROM raw_measurements
     WHERE ts >= timestamp '${slotIso}' AND ts < timestamp '${slotIso}' + interval '10 minutes'
     GROUP BY 1, 2`;

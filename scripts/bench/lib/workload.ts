@@ -111,11 +111,14 @@ export function mergeBatches(batches: readonly Batch[]): Batch | null {
   const first = batches[0];
   const last = batches[batches.length - 1];
   if (!first || !last) return null;
+  const pq = batches.flatMap((b) => b.pq ?? []);
   return {
+    ...(first.protocol ? { protocol: first.protocol } : {}),
     batch_id: first.batch_id,
     sent_at: last.sent_at,
     device: last.device,
     measurements: batches.flatMap((b) => b.measurements),
+    ...(pq.length ? { pq } : {}),
     io: batches.flatMap((b) => b.io),
     events: batches.flatMap((b) => b.events),
   };
