@@ -212,6 +212,8 @@ export const ioModuleInput = z.strictObject({
   /** An analog input's measuring range; none shows the signal. */
   scale: ioScaleInput.nullable().optional(),
 }).superRefine((m, ctx) => {
+  // Runs whatever failed (`when`), so also on a body that is not an object at all.
+  if (typeof m !== "object" || m === null) return;
   const types = IO_SYSTEM_TYPES[m.module_type as IoModuleType];
   if (types && !types.includes(m.system_type)) {
     ctx.addIssue({ code: "custom", path: ["system_type"], message: "validation.required" });

@@ -110,6 +110,8 @@ function feederRules(
   feeder: { type?: unknown; in_out?: unknown; parameters?: unknown },
   ctx: z.RefinementCtx,
 ): void {
+  // Runs whatever failed (`when`), so also on a body that is not an object at all.
+  if (typeof feeder !== "object" || feeder === null) return;
   const type = feeder.type as FeederType;
   if (!(FEEDER_TYPES as readonly string[]).includes(type)) return;
   const parameters =

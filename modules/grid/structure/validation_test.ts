@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { fieldIssues } from "../../../kernel/mod.ts";
 import type { FieldIssue } from "../../../kernel/mod.ts";
 import { feederInput, gridName, numeric, stationGroupInput } from "./contract.ts";
+import { ioModuleInput } from "../cells/contract.ts";
 import {
   FEEDER_FIELDS,
   hasThreePhaseMapping,
@@ -169,4 +170,11 @@ Deno.test("hasThreePhaseMapping() needs L1, L2 and L3", () => {
   assert.ok(hasThreePhaseMapping(["L3", "L1", "L2"]));
   assert.ok(!hasThreePhaseMapping(["L1", "L2", "N"]));
   assert.ok(!hasThreePhaseMapping([]));
+});
+
+Deno.test("feeder and I/O module bodies that are not objects are validation errors, not crashes", () => {
+  for (const body of [null, [], "text", 7]) {
+    assert.equal(feederInput.safeParse(body).success, false, JSON.stringify(body));
+    assert.equal(ioModuleInput.safeParse(body).success, false, JSON.stringify(body));
+  }
 });
