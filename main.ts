@@ -6,7 +6,7 @@ import { type MeasurementStore, startStreamingCore } from "./core/mod.ts";
 import { customersModule } from "./modules/customers/mod.ts";
 import { seedDemo, startDemoSimulation, startFieldCellPolling } from "./modules/demo/mod.ts";
 import { type CellOnboardingService, type CellsService, gridModule } from "./modules/grid/mod.ts";
-import { createIdentity } from "./modules/identity/mod.ts";
+import { createIdentity, type LoginThrottleOptions } from "./modules/identity/mod.ts";
 import { type IngestionModule, ingestionModule } from "./modules/ingestion/mod.ts";
 import { type IoMonitoringModule, ioMonitoringModule } from "./modules/io_monitoring/mod.ts";
 import { type NotificationCentre, notificationsModule } from "./modules/notifications/mod.ts";
@@ -16,6 +16,7 @@ import {
   API_PREFIXES,
   type AppConfig,
   type AppEnv,
+  checkedVerifier,
   ConfigError,
   createHttpApp,
   createLogger,
@@ -71,10 +72,17 @@ export interface Platform {
   close(): Promise<void>;
 }
 
+/** What tests may change in a platform beyond its config. */
+export interface PlatformOptions {
+  /** The login throttle's policies and clock (tests expire a lockout without waiting). */
+  loginThrottle?: LoginThrottleOptions;
+}
+
 /** Opens the stores, migrates, seeds the demo when enabled, and assembles every module. */
 export async function startPlatform(
   config: AppConfig,
   logger: Logger = createLogger(config.logLevel),
+  options: PlatformOptions = {},
 ): Promise<Platform> {
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   const applied = await migrate(database);
@@ -91,6 +99,9 @@ export async function startPlatform(
     bus,
     customerOf: (key) => customers.service.getByKey(key),
     publicUrl: config.publicUrl,
+    // An external provider's token lifetime is its own: a day covers the usual settings.
+    tokenLifetimeSeconds: config.externalOidc ? 86_400 : config.accessTokenTtl,
+    logger: logger.child({ module: "users" }),
   });
   const grid = gridModule({ db, bus, store, analytics, publicUrl: config.publicUrl });
   if (config.demoSeed) {
@@ -113,7 +124,12 @@ export async function startPlatform(
     logger,
     external: config.externalOidc,
     accessTokenTtl: config.accessTokenTtl,
+    bus,
+    clientAddress: { trustProxy: config.trustProxy },
+    ...(options.loginThrottle ? { throttle: options.loginThrottle } : {}),
   });
+  // Every bearer token, on the API and on the STOMP socket, passes the users' revocation registry.
+  const verifier = checkedVerifier(identity.verifier, users.access);
   const monitoring = await monitoringModule({
     db,
     bus,
@@ -127,7 +143,7 @@ export async function startPlatform(
     db,
     bus,
     users: users.service,
-    verifier: identity.verifier,
+    verifier,
     tenants: customers.service.tenants,
     logger,
     smtpUrl: config.smtpUrl,
@@ -170,9 +186,9 @@ export async function startPlatform(
       {
         appName: APP_NAME,
         version: pkg.version,
-        vendorUrl: "https://github.com/",
+        vendorUrl: config.vendorUrl ?? "",
         oidc: identity.web,
-        defaultStartPage: "/data-export",
+        defaultStartPage: "/grid-monitoring",
         defaultStartPageKey: "hes:data-export",
         appsOpenToAll: ["user-settings", "app:api-doc"],
         helpBaseUrl: "/help",
@@ -180,7 +196,7 @@ export async function startPlatform(
         publicUrl: config.publicUrl,
       } satisfies WebConfig,
     ));
-  mountModules(app, modules, identity.verifier, customers.service.tenants);
+  mountModules(app, modules, verifier, customers.service.tenants);
   app.use("*", serveWebApp(config.webDist, API_PREFIXES));
   for (const module of modules) await module.start?.();
 

@@ -23,11 +23,35 @@ export interface Principal {
   role: Role;
   appsRoles: string[];
   language: string;
+  /**
+   * When the token was issued, in ms since the epoch (revocation compares it with the user's
+   * access changes): the embedded provider's `iat_ms` claim, else the start of `iat`'s second.
+   */
+  issuedAt?: number;
 }
 
 /** Verifies a raw bearer token and returns its principal, or throws AppError 401. */
 export interface TokenVerifier {
   verify(token: string): Promise<Principal>;
+}
+
+/**
+ * Revocation: decides whether a verified token still speaks for its user. Implemented outside
+ * the kernel (the users module keeps who was disabled, deleted or had rights taken away) and
+ * handed in by main.ts.
+ */
+export interface AccessCheck {
+  /**
+   * The principal with the rights its user holds now (fewer than the token's after a
+   * demotion), or throws AppError 401 when the token was revoked (user disabled or deleted).
+   * Synchronous: it runs on every request and must not touch a database.
+   */
+  apply(principal: Principal): Principal;
+}
+
+/** A verifier that also applies an {@link AccessCheck} to every principal it returns. */
+export function checkedVerifier(verifier: TokenVerifier, check: AccessCheck): TokenVerifier {
+  return { verify: async (token) => check.apply(await verifier.verify(token)) };
 }
 
 /** True when an apps_roles entry equals `key` or starts with `key:`. */
@@ -69,7 +93,20 @@ export function principalFromClaims(claims: JWTPayload): Principal {
     role,
     appsRoles: appsRoles as string[],
     language: typeof claims.language === "string" ? claims.language : "en",
+    ...(typeof claims.iat === "number" ? { issuedAt: issuedAtMs(claims.iat, claims.iat_ms) } : {}),
   };
+}
+
+/**
+ * A token's issue time in ms: `iat_ms` when it lies within `iat`'s second (the embedded
+ * provider sets it), else the start of that second (external providers).
+ */
+export function issuedAtMs(iat: number, iatMs: unknown): number {
+  const start = Math.floor(iat) * 1000;
+  return typeof iatMs === "number" && Number.isInteger(iatMs) && iatMs >= start &&
+      iatMs < start + 1000
+    ? iatMs
+    : start;
 }
 
 function isRole(value: unknown): value is Role {
@@ -122,14 +159,22 @@ export function requireAuth(verifier: TokenVerifier): MiddlewareHandler<AppEnv> 
   }, { auth: true });
 }
 
-/** Middleware: requires some role for `key` (or the admin role when `admin` is set). */
-export function requireApp(key: string, opts: { admin?: boolean } = {}): MiddlewareHandler<AppEnv> {
+/**
+ * Middleware: requires some role for `key` (or the admin role when `admin` is set). A list of
+ * keys lets through a holder of any of them (screens of several modules read the grid).
+ */
+export function requireApp(
+  key: string | readonly string[],
+  opts: { admin?: boolean } = {},
+): MiddlewareHandler<AppEnv> {
+  const keys = typeof key === "string" ? [key] : key;
+  const named = keys.join(" | ");
   return withDoc<MiddlewareHandler<AppEnv>>(async (c, next) => {
     const p = c.get("principal");
     const allowed = opts.admin
-      ? isAppAdmin(p.appsRoles, key) || p.role === "super-admin"
-      : holdsKey(p.appsRoles, key);
-    if (!allowed) throw new AppError("common.forbidden", { key });
+      ? keys.some((k) => isAppAdmin(p.appsRoles, k)) || p.role === "super-admin"
+      : keys.some((k) => holdsKey(p.appsRoles, k));
+    if (!allowed) throw new AppError("common.forbidden", { key: named });
     await next();
-  }, { access: { key, admin: opts.admin ?? false } });
+  }, { access: { key: named, admin: opts.admin ?? false } });
 }

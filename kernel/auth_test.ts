@@ -11,9 +11,11 @@ import {
   SignJWT,
 } from "jose";
 import {
+  checkedVerifier,
   createJwtVerifier,
   holdsKey,
   isAppAdmin,
+  issuedAtMs,
   type Principal,
   requireApp,
   requireAuth,
@@ -97,6 +99,7 @@ Deno.test("createJwtVerifier() accepts a token of the trusted key and strips the
       role: "admin",
       appsRoles: ["hes:default", "app:grid-monitoring:user"],
       language: "de",
+      issuedAt: (nowSeconds() - 60) * 1000,
     } satisfies Principal,
   );
 });
@@ -197,6 +200,53 @@ Deno.test("createJwtVerifier() refuses a signed token missing roles, customer or
   }
 });
 
+Deno.test("checkedVerifier() hands the verified principal to the access check and returns its answer", async () => {
+  const seen: Principal[] = [];
+  const checked = checkedVerifier(verifier, {
+    apply(principal) {
+      seen.push(principal);
+      if (principal.userId === "u-42" && (principal.issuedAt ?? 0) < Date.now()) {
+        return { ...principal, role: "user", appsRoles: [] };
+      }
+      return principal;
+    },
+  });
+  const principal = await checked.verify(await accessToken());
+  assert.equal(seen.length, 1);
+  assert.equal(principal.role, "user");
+  assert.deepEqual(principal.appsRoles, []);
+});
+
+Deno.test("checkedVerifier() lets a revocation's 401 through and never calls the check for a bad token", async () => {
+  let calls = 0;
+  const checked = checkedVerifier(verifier, {
+    apply() {
+      calls++;
+      throw new AppError("common.unauthorized", { reason: "revoked" });
+    },
+  });
+  await assertRefused(await accessToken(), "revoked", checked);
+  await assertRefused(await accessToken({ key: stranger.privateKey }), "invalid", checked);
+  assert.equal(calls, 1);
+});
+
+Deno.test("issuedAtMs() takes iat_ms only within iat's second, else the second's start", () => {
+  assert.equal(issuedAtMs(1_700_000_000, 1_700_000_000_250), 1_700_000_000_250);
+  assert.equal(issuedAtMs(1_700_000_000, 1_700_000_000_999), 1_700_000_000_999);
+  for (const bad of [1_700_000_001_000, 1_699_999_999_999, 1_700_000_000_000.5, "1700000000250"]) {
+    assert.equal(issuedAtMs(1_700_000_000, bad), 1_700_000_000_000, String(bad));
+  }
+  assert.equal(issuedAtMs(1_700_000_000, undefined), 1_700_000_000_000);
+});
+
+Deno.test("createJwtVerifier() reads iat_ms into the principal's issuedAt", async () => {
+  const iat = nowSeconds() - 60;
+  const principal = await verifier.verify(
+    await accessToken({ payload: profile({ iat_ms: iat * 1000 + 417 }) }),
+  );
+  assert.equal(principal.issuedAt, iat * 1000 + 417);
+});
+
 Deno.test("holdsKey() matches the key itself and key:role entries only", () => {
   assert.equal(holdsKey(["app:grid-monitoring"], "app:grid-monitoring"), true);
   assert.equal(holdsKey(["hes:default", "app:grid-monitoring:user"], "app:grid-monitoring"), true);
@@ -229,6 +279,11 @@ function guardedApp(tokens: TokenVerifier = verifier) {
     "/grid",
     requireApp("app:grid-monitoring"),
     (c) => c.json({ userId: c.get("principal").userId }),
+  );
+  api.get(
+    "/grid-readers",
+    requireApp(["hes:infrastructure-setup", "app:grid-monitoring"]),
+    (c) => c.json({ ok: true }),
   );
   api.get(
     "/grid-settings",
@@ -285,6 +340,17 @@ Deno.test("requireApp() answers 403 common.forbidden without a role for the app"
     assert.equal(status, 403, appsRoles.join());
     assert.equal(body.key, "common.forbidden");
   }
+});
+
+Deno.test("requireApp([keys]) lets a holder of any of the keys through", async () => {
+  const holder = await call(
+    "/api/grid-readers",
+    await bearerWith({ apps_roles: ["hes:infrastructure-setup:user"] }),
+  );
+  assert.equal(holder.status, 200);
+  const other = await call("/api/grid-readers", await bearerWith({ apps_roles: ["hes:um:user"] }));
+  assert.equal(other.status, 403);
+  assert.equal(other.body.key, "common.forbidden");
 });
 
 Deno.test("requireApp({ admin }) answers 403 to a user role and lets the app admin through", async () => {

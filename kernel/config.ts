@@ -33,9 +33,11 @@ const configSchema = z.object({
     .default("16MB"),
   RAW_LIFETIME_DAYS: z.coerce.number().int().min(1).max(400).default(30),
   SESSION_INACTIVITY_MINUTES: z.coerce.number().int().min(0).max(1440).default(30),
+  VENDOR_URL: z.url({ protocol: /^https?$/ }).optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
   MAIL_FROM: z.string().min(3).max(254).default("GridWatch <no-reply@gridwatch.invalid>"),
   E2E_HOOKS: booleanFlag.default(false),
+  TRUST_PROXY: booleanFlag.default(false),
   MQTT_URL: z.string().regex(/^mqtts?:\/\//, "must start with mqtt:// or mqtts://").optional(),
   MQTT_CLIENT_ID: z.string().regex(/^[\w.-]{1,64}$/, "letters, digits, . _ - (at most 64)")
     .optional(),
@@ -69,8 +71,15 @@ export interface AppConfig {
   smtpUrl: string | undefined;
   /** Sender of the e-mails. */
   mailFrom: string;
+  /** The footer's vendor link; unset: the product's own about page in the help. */
+  vendorUrl: string | undefined;
   /** Test hooks of the end-to-end tests (POST /nsm/e2e/...); never set in production. */
   e2eHooks: boolean;
+  /**
+   * A reverse proxy in front sets X-Forwarded-For and clients cannot reach the server past it:
+   * the client address (login throttling, logs) is its last entry, else the connection's peer.
+   */
+  trustProxy: boolean;
   /** Set when an external OpenID provider replaces the embedded one. */
   externalOidc: { issuer: string; clientId: string; audience: string } | undefined;
   /** Set when cells (or gateways) publish their batches to an MQTT broker (docs/scaling.md). */
@@ -119,7 +128,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     simulatorBackfillDays: c.SIMULATOR_BACKFILL_DAYS,
     smtpUrl: c.SMTP_URL,
     mailFrom: c.MAIL_FROM,
+    vendorUrl: c.VENDOR_URL,
     e2eHooks: c.E2E_HOOKS,
+    trustProxy: c.TRUST_PROXY,
     externalOidc: c.OIDC_ISSUER
       ? { issuer: c.OIDC_ISSUER, clientId: c.OIDC_CLIENT_ID!, audience: c.OIDC_AUDIENCE! }
       : undefined,

@@ -120,3 +120,18 @@ Deno.test("loadConfig() reads DEMO_SEED as a yes/no flag and refuses other words
   }
   assertRefused({ DEMO_SEED: "maybe" }, "Invalid configuration: DEMO_SEED");
 });
+
+Deno.test("loadConfig() takes VENDOR_URL for the footer's vendor link; unset keeps the about page", () => {
+  assert.equal(loadConfig({}).vendorUrl, undefined);
+  assert.equal(
+    loadConfig({ VENDOR_URL: "https://utility.example/contact" }).vendorUrl,
+    "https://utility.example/contact",
+  );
+  assert.throws(() => loadConfig({ VENDOR_URL: "javascript:alert(1)" }), /VENDOR_URL/);
+});
+
+Deno.test("loadConfig() trusts X-Forwarded-For only with TRUST_PROXY=true", () => {
+  assert.equal(loadConfig({}).trustProxy, false);
+  assert.equal(loadConfig({ TRUST_PROXY: "true" }).trustProxy, true);
+  assertRefused({ TRUST_PROXY: "maybe" }, "Invalid configuration: TRUST_PROXY");
+});

@@ -30,10 +30,17 @@ export const CUSTOMER_HEADER = "X-Customer";
 export interface WebConfig {
   appName: string;
   version: string;
+  /** The footer's vendor link (VENDOR_URL); empty: the product's own about page in the help. */
   vendorUrl: string;
   /** The OpenID provider the web app logs in with (code flow with PKCE). */
   oidc: { authority: string; clientId: string; scope: string };
+  /**
+   * Where `/` goes when neither the user's stored start page nor the start_page claim names a
+   * page that works: a built screen (/grid-monitoring); a user who may not open it gets the
+   * first built screen they may open (web/src/lib/start-page.ts).
+   */
   defaultStartPage: string;
+  /** The key spec 2.2 lets every signed-in user open (Data Export "acts as a start page"). */
   defaultStartPageKey: string;
   /** Module keys every signed-in user may open (spec 6). */
   appsOpenToAll: string[];

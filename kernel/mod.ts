@@ -19,6 +19,8 @@ export { EventBus, type EventMap } from "./events.ts";
 export { hashPassword, verifyPassword } from "./passwords.ts";
 export { serveWebApp } from "./static.ts";
 export {
+  type AccessCheck,
+  checkedVerifier,
   createJwtVerifier,
   holdsKey,
   isAppAdmin,
@@ -40,6 +42,7 @@ export {
   validate,
 } from "./http.ts";
 export { fieldIssues } from "./field_issues.ts";
+export { clientAddress, type ClientAddressOptions } from "./client_address.ts";
 export type { WebConfig } from "./contract.ts";
 export {
   type ApiRoute,

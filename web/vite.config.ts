@@ -20,14 +20,20 @@ const backend = process.env.GRIDWATCH_BACKEND ?? "http://localhost:8080";
  * pure rule files the forms use as they are, and the server's error texts. The lint plugin's
  * `web-boundaries` rule names the same files (scripts/lint/boundaries_plugin.ts).
  */
+const moduleDirs = readdirSync(`${repoDir}modules`).map((name) => `${repoDir}modules/${name}`);
+const roomDirs = moduleDirs.flatMap((dir) =>
+  readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory())
+    .map((e) => `${dir}/${e.name}`)
+);
 const serverFiles = [
-  ...readdirSync(`${repoDir}modules`)
-    .map((name) => `${repoDir}modules/${name}/contract.ts`)
+  // Every module's contract and the rooms' parts it re-exports (modules/grid/cells/contract.ts).
+  ...[...moduleDirs, ...roomDirs].map((dir) => `${dir}/contract.ts`)
     .filter((path) => existsSync(path)),
   `${repoDir}kernel/contract.ts`,
   `${repoDir}kernel/i18n`,
   `${repoDir}modules/users/password_policy.ts`,
-  `${repoDir}modules/grid/validation.ts`,
+  `${repoDir}modules/grid/structure/validation.ts`,
+  `${repoDir}modules/grid/cells/onboarding_rules.ts`,
   `${repoDir}modules/customers/settings_rules.ts`,
 ];
 

@@ -166,6 +166,9 @@ Deno.test("isCountry() and isTimeZone() accept real codes only", () => {
   assert.equal(isCountry("CH"), true);
   assert.equal(isCountry("UA"), true);
   assert.equal(isCountry("XX"), false);
+  for (const code of ["XA", "XB", "DD", "YU", "SU", "EU", "ch"]) {
+    assert.equal(isCountry(code), false);
+  }
   assert.equal(isTimeZone("Europe/Kyiv") || isTimeZone("Europe/Kiev"), true);
   assert.equal(isTimeZone("UTC"), true);
   assert.equal(isTimeZone("Mars/Olympus"), false);

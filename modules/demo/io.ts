@@ -28,6 +28,8 @@ export const DEMO_IO_MODULES: readonly NewIoModule[] = [
     system_type: "4_20MA",
     size: 2,
     resolution: 0.01,
+    // The sensor's 4-20 mA loop spans -20 to 80 °C.
+    scale: { min: -20, max: 80, unit: "°C" },
   },
 ];
 

@@ -4,42 +4,52 @@
  * nodes with their electrical works and feeders) and the cells that measure it.
  */
 import type { PlatformModule } from "../../kernel/mod.ts";
-import { cellConfigRoutes } from "./cell_config_routes.ts";
-import { CellOnboardingService } from "./cell_onboarding.ts";
-import { cellOnboardingRoutes } from "./cell_onboarding_routes.ts";
-import { CellsService } from "./cells.ts";
-import { type CellsSetupDeps, cellsSetupRoutes, cellsSetupServices } from "./cells_routes.ts";
-import { MAP_LAYER_MAX_BYTES } from "./map_layers.ts";
-import { gridRoutes } from "./routes.ts";
-import { MULTIPART_OVERHEAD } from "./setup_routes.ts";
+import { cellConfigRoutes } from "./cells/cell_config_routes.ts";
+import { CellOnboardingService } from "./cells/cell_onboarding.ts";
+import { cellOnboardingRoutes } from "./cells/cell_onboarding_routes.ts";
+import { CellsService } from "./cells/cells.ts";
+import { type CellsSetupDeps, cellsSetupRoutes, cellsSetupServices } from "./cells/cells_routes.ts";
+import { MAP_LAYER_MAX_BYTES } from "./map_layers/contract.ts";
+import { mapLayerRoutes, MULTIPART_OVERHEAD } from "./map_layers/routes.ts";
+import { SETUP_BODY_LIMIT, structureRoutes } from "./structure/routes.ts";
 
-export { type CellDto, type CellIdentity, CellsService, type DeviceStatus } from "./cells.ts";
-export { CellOnboardingService } from "./cell_onboarding.ts";
+export { type CellDto, type CellIdentity, CellsService, type DeviceStatus } from "./cells/cells.ts";
+export { CellOnboardingService } from "./cells/cell_onboarding.ts";
 export type { CellCredentialDto, RegisterCellInput } from "./contract.ts";
 export {
   allNodes,
   createStructure,
-  type FeederDto,
   type NewStationGroup,
-  type NodeDto,
   readStructure,
-  type StationGroupDto,
   structureVersion,
-  type VisualStatisticsView,
   visualStatisticsView,
-} from "./structure.ts";
-export {
-  assertMvEstimationMapping,
-  type ElectricalWorkStatus,
-  GridSetupService,
-  returnCellsToWaiting,
-} from "./setup_service.ts";
+} from "./structure/read.ts";
+export { GridSetupService } from "./structure/setup_service.ts";
 export type { CellsToConfigure, MappingValidated } from "./events.ts";
-export type { CellsSetupDeps, CellsSetupServices } from "./cells_routes.ts";
-export { mapStraight } from "./cell_mapping.ts";
-export type { ElectricalWorkType, FeederType } from "./schema.ts";
-export { activeIoCells, type ActiveIoModule, type IoCell, ioModulesService } from "./io_cells.ts";
-export type { IoModulesService, NewIoModule } from "./io_modules.ts";
+export type { CellsSetupDeps, CellsSetupServices } from "./cells/cells_routes.ts";
+export { mapStraight } from "./cells/cell_configuration.ts";
+export {
+  type ElectricalWorkStatus,
+  type ElectricalWorkType,
+  estimatesMv,
+  type FeederDto,
+  feederLevel,
+  type FeederType,
+  type IoScale,
+  isMvFeeder,
+  type Level,
+  LEVELS,
+  type NodeDto,
+  type StationGroupDto,
+  type VisualStatisticsView,
+} from "./contract.ts";
+export {
+  activeIoCells,
+  type ActiveIoModule,
+  type IoCell,
+  ioModulesService,
+} from "./cells/io_cells.ts";
+export type { IoModulesService, NewIoModule } from "./cells/io_modules.ts";
 
 /** The grid module: the cells facade other modules read, /gsm and the cells' configuration. */
 export interface GridModule extends PlatformModule {
@@ -64,15 +74,19 @@ export function gridModule(deps: GridDeps): GridModule {
     cells,
     onboarding,
     api: [
-      { prefix: "/gsm", routes: gridRoutes(deps.db, deps.bus) },
+      { prefix: "/gsm", routes: structureRoutes(deps.db, deps.bus) },
+      { prefix: "/gsm", routes: mapLayerRoutes(deps.db) },
       { prefix: "/gsm", routes: cellOnboardingRoutes({ onboarding, setup: cellsSetup.setup }) },
       { prefix: "/gsm", routes: cellsSetupRoutes(cellsSetup) },
     ],
-    bodyLimits: [{ path: /^\/gsm\/map-layers$/, bytes: MAP_LAYER_MAX_BYTES + MULTIPART_OVERHEAD }],
+    bodyLimits: [
+      { path: /^\/gsm\/map-layers$/, bytes: MAP_LAYER_MAX_BYTES + MULTIPART_OVERHEAD },
+      SETUP_BODY_LIMIT,
+    ],
     // The cells' configuration poll authenticates the cell, not a user.
     public: [{
       prefix: "/ingest",
-      routes: cellConfigRoutes({ cells, mapping: cellsSetup.mapping }),
+      routes: cellConfigRoutes({ cells, configuration: cellsSetup.configuration }),
     }],
     close: () => Promise.resolve(cells.close()),
   };

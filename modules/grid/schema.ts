@@ -9,6 +9,20 @@ import {
   text,
   timestamp,
 } from "drizzle-orm/pg-core";
+import {
+  CELL_CATEGORIES,
+  DEVICE_MODELS,
+  ELECTRICAL_WORK_TYPES,
+  type ElectricalWorkType,
+  FEEDER_DIRECTIONS,
+  FEEDER_TYPES,
+  type FeederType,
+  IO_MODULE_TYPES,
+  type IoModuleType,
+  MAP_LAYER_FORMATS,
+  MAPPED_PHASES,
+  type MappedPhase,
+} from "./contract.ts";
 
 export const gridSchema = pgSchema("grid");
 
@@ -33,13 +47,16 @@ export const lvGroups = gridSchema.table("lv_groups", {
   name: text("name").notNull(),
 });
 
-export const ELECTRICAL_WORK_TYPES = [
-  "MV_LV_STATION",
-  "LV_CABINET",
-  "LV_ACTUATOR",
-  "MV_CABINET",
-] as const;
-export type ElectricalWorkType = (typeof ELECTRICAL_WORK_TYPES)[number];
+export {
+  ELECTRICAL_WORK_TYPES,
+  type ElectricalWorkType,
+  FEEDER_TYPES,
+  type FeederType,
+  IO_MODULE_TYPES,
+  type IoModuleType,
+  MAPPED_PHASES,
+  type MappedPhase,
+};
 
 export const nodes = gridSchema.table("nodes", {
   id: text("id").primaryKey(),
@@ -54,35 +71,22 @@ export const nodes = gridSchema.table("nodes", {
   upstreamNodeId: text("upstream_node_id"),
 });
 
-export const FEEDER_TYPES = [
-  "TRANSFORMER",
-  "LV_LINE",
-  "MV_LINE",
-  "PV_INVERTER",
-  "BATTERY",
-  "EVSE",
-  "BOILER",
-] as const;
-export type FeederType = (typeof FEEDER_TYPES)[number];
-
 export const feeders = gridSchema.table("feeders", {
   id: text("id").primaryKey(),
   nodeId: text("node_id").notNull(),
   slot: smallint("slot").notNull(),
   name: text("name").notNull(),
   type: text("type", { enum: FEEDER_TYPES }).notNull(),
-  direction: text("direction", { enum: ["IN", "OUT"] }).notNull(),
+  direction: text("direction", { enum: FEEDER_DIRECTIONS }).notNull(),
   nominalCurrentA: doublePrecision("nominal_current_a").notNull(),
   parameters: jsonb("parameters").$type<Record<string, unknown>>().notNull(),
 });
-
-export const CELL_TYPES = ["IN_STOCK", "WAITING_FOR_INSTALLATION", "INSTALLED"] as const;
 
 export const cells = gridSchema.table("cells", {
   id: text("id").primaryKey(),
   customerKey: text("customer_key").notNull(),
   serialNumber: text("serial_number").notNull(),
-  type: text("type", { enum: CELL_TYPES }).notNull(),
+  type: text("type", { enum: CELL_CATEGORIES }).notNull(),
   status: text("status").notNull(),
   nodeId: text("node_id"),
   provisioningDate: timestamp("provisioning_date", { withTimezone: true }).notNull().defaultNow(),
@@ -96,7 +100,7 @@ export const cells = gridSchema.table("cells", {
   lastSeen: timestamp("last_seen", { withTimezone: true }),
   customMessage: text("custom_message"),
   // Migration 0008 (cells setup).
-  deviceModel: text("device_model", { enum: ["GW4", "DTVI"] }).notNull().default("GW4"),
+  deviceModel: text("device_model", { enum: DEVICE_MODELS }).notNull().default("GW4"),
   mappingVersion: integer("mapping_version").notNull().default(0),
   mappingAckedVersion: integer("mapping_acked_version").notNull().default(0),
   mappingAckedAt: timestamp("mapping_acked_at", { withTimezone: true }),
@@ -109,7 +113,7 @@ export const mapLayers = gridSchema.table("map_layers", {
   customerKey: text("customer_key").notNull(),
   name: text("name").notNull(),
   fileName: text("file_name").notNull(),
-  format: text("format", { enum: ["KML", "GEOJSON"] }).notNull(),
+  format: text("format", { enum: MAP_LAYER_FORMATS }).notNull(),
   sizeBytes: integer("size_bytes").notNull(),
   featureCount: integer("feature_count").notNull(),
   geojson: jsonb("geojson").$type<Record<string, unknown>>().notNull(),
@@ -124,8 +128,6 @@ export const mvTopologySections = gridSchema.table("mv_topology_sections", {
 });
 
 // Cells setup (migration 0008): device model, line mapping and its delivery, I/O modules.
-export const MAPPED_PHASES = ["L1", "L2", "L3", "N"] as const;
-export type MappedPhase = (typeof MAPPED_PHASES)[number];
 
 export const cellMappings = gridSchema.table("cell_mappings", {
   cellId: text("cell_id").notNull(),
@@ -133,9 +135,6 @@ export const cellMappings = gridSchema.table("cell_mappings", {
   phase: text("phase", { enum: MAPPED_PHASES }).notNull(),
   probe: smallint("probe").notNull(),
 });
-
-export const IO_MODULE_TYPES = ["DIGITAL_INPUT", "DIGITAL_OUTPUT", "ANALOG_INPUT"] as const;
-export type IoModuleType = (typeof IO_MODULE_TYPES)[number];
 
 export const ioModules = gridSchema.table("io_modules", {
   id: text("id").primaryKey(),
@@ -146,6 +145,10 @@ export const ioModules = gridSchema.table("io_modules", {
   size: smallint("size").notNull(),
   resolution: doublePrecision("resolution").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  /** An analog input's measuring range: the signal maps onto [rangeMin, rangeMax] rangeUnit. */
+  rangeMin: doublePrecision("range_min"),
+  rangeMax: doublePrecision("range_max"),
+  rangeUnit: text("range_unit"),
 });
 
 export const cellIoModules = gridSchema.table("cell_io_modules", {

@@ -2,7 +2,7 @@
  * oidc-provider storage adapter on the relational database, so sessions, codes and refresh
  * tokens survive a restart and work the same on PGlite and PostgreSQL.
  */
-import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../kernel/mod.ts";
 import { oidcPayloads } from "./schema.ts";
 
@@ -71,4 +71,15 @@ export function createAdapterClass(db: Db) {
       return { ...row.payload, ...consumed };
     }
   };
+}
+
+/**
+ * Deletes everything the provider holds for an account: sessions, grants, refresh tokens and
+ * authorization codes (a revoked user gets no new token through any of them). Returns how many.
+ */
+export async function deleteAccountPayloads(db: Db, accountId: string): Promise<number> {
+  const deleted = await db.delete(oidcPayloads)
+    .where(sql`${oidcPayloads.payload}->>'accountId' = ${accountId}`)
+    .returning({ id: oidcPayloads.id });
+  return deleted.length;
 }

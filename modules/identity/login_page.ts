@@ -29,6 +29,14 @@ export function pickLanguage(...candidates: (string | undefined | null)[]): Lang
   return "en";
 }
 
+/** Replaces `{name}` placeholders with their values; unknown names stay as they are. */
+export function interpolate(text: string, params: Readonly<Record<string, string | number>>) {
+  return text.replace(
+    /\{(\w+)\}/g,
+    (whole, name: string) => Object.hasOwn(params, name) ? String(params[name]) : whole,
+  );
+}
+
 /** Escapes text for HTML content and attribute values. */
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -69,9 +77,15 @@ export function renderLogin(opts: {
   appName: string;
   email?: string;
   error?: keyof LoginTexts;
+  /** Values of the error text's `{name}` placeholders (e.g. the minutes of a lockout). */
+  errorParams?: Record<string, string | number>;
 }): string {
   const t = LANGUAGES[opts.lang];
-  const error = opts.error ? `<p class="error" role="alert">${escapeHtml(t[opts.error])}</p>` : "";
+  const error = opts.error
+    ? `<p class="error" role="alert">${
+      escapeHtml(interpolate(t[opts.error], opts.errorParams ?? {}))
+    }</p>`
+    : "";
   const languages = (Object.keys(LANGUAGES) as Language[]).map((code) => {
     const current = code === opts.lang ? ' aria-current="true"' : "";
     return `<a href="${escapeHtml(`${opts.pageUrl}?lang=${code}`)}" lang="${code}"${current}>${

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { escapeHtml, LANGUAGES, pickLanguage, renderLogin } from "./login_page.ts";
+import { escapeHtml, interpolate, LANGUAGES, pickLanguage, renderLogin } from "./login_page.ts";
 
 const PAGE = {
   action: "/oidc/interaction/abc/login",
@@ -69,4 +69,32 @@ Deno.test("renderLogin() marks the current language in the language switcher", (
   const html = renderLogin({ ...PAGE, lang: "de" });
   assert.match(html, /href="\/oidc\/interaction\/abc\?lang=de" lang="de" aria-current="true"/);
   assert.doesNotMatch(html, /lang="fr" aria-current/);
+});
+
+Deno.test("renderLogin() shows the lockout text with its minutes in every language", () => {
+  for (const lang of Object.keys(LANGUAGES) as (keyof typeof LANGUAGES)[]) {
+    const html = renderLogin({
+      ...PAGE,
+      lang,
+      error: "accountLocked",
+      errorParams: { minutes: 15 },
+    });
+    const expected = interpolate(LANGUAGES[lang].accountLocked, { minutes: 15 });
+    assert.ok(expected.includes("15"), lang);
+    assert.ok(html.includes(`role="alert">${escapeHtml(expected)}</p>`), lang);
+    assert.doesNotMatch(html, /\{minutes\}/);
+  }
+});
+
+Deno.test("interpolate() fills known placeholders and leaves unknown ones", () => {
+  assert.equal(interpolate("Wait {seconds} s ({x})", { seconds: 4 }), "Wait 4 s ({x})");
+  assert.equal(interpolate("{constructor}", {}), "{constructor}");
+});
+
+Deno.test("every login page language has the throttling texts with their placeholders", () => {
+  for (const [lang, texts] of Object.entries(LANGUAGES)) {
+    assert.match(texts.tooManyAttempts, /\{seconds\}/, lang);
+    assert.match(texts.accountLocked, /\{minutes\}/, lang);
+    assert.match(texts.addressLocked, /\{minutes\}/, lang);
+  }
 });

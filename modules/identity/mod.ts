@@ -6,19 +6,32 @@
 import { createLocalJWKSet, createRemoteJWKSet } from "jose";
 import type { CustomersService } from "../customers/mod.ts";
 import {
+  type ClientAddressOptions,
   createJwtVerifier,
   type Db,
+  type EventBus,
   type Logger,
   type PlatformModule,
   type TokenVerifier,
 } from "../../kernel/mod.ts";
-import type { UsersService } from "../users/mod.ts";
+import type { UserAccessChanged, UsersService } from "../users/mod.ts";
+import { deleteAccountPayloads } from "./adapter.ts";
+import { subjectOf } from "./claims.ts";
 import { API_AUDIENCE, OIDC_PATH, WEB_CLIENT_ID } from "./constants.ts";
+import { LoginThrottle, type LoginThrottleOptions } from "./login_throttle.ts";
 import { oidcProxyRoutes } from "./proxy.ts";
 import { loadOrCreateSecrets, publicJwk } from "./secrets.ts";
 
 export { emailDomainAuthorized, profileClaims, subjectOf } from "./claims.ts";
 export { API_AUDIENCE, WEB_CLIENT_ID } from "./constants.ts";
+export type { LoginLocked } from "./events.ts";
+export {
+  ACCOUNT_POLICY,
+  ADDRESS_POLICY,
+  LoginThrottle,
+  type LoginThrottleOptions,
+  type ThrottlePolicy,
+} from "./login_throttle.ts";
 
 /** What the web app needs to log in (served in /config.json). */
 export interface WebOidcConfig {
@@ -30,6 +43,8 @@ export interface WebOidcConfig {
 /** The identity part of the running server; its public routes are the /oidc proxy. */
 export interface Identity extends PlatformModule {
   verifier: TokenVerifier;
+  /** The login throttle of the embedded provider (absent with an external provider). */
+  throttle?: LoginThrottle;
   web: WebOidcConfig;
   close(): Promise<void>;
 }
@@ -43,6 +58,15 @@ export interface IdentityOptions {
   logger: Logger;
   external?: { issuer: string; clientId: string; audience: string } | undefined;
   accessTokenTtl?: number;
+  /**
+   * Receives `identity.loginLocked`; delivers `users.accessChanged` (a revoked user's provider
+   * sessions and refresh tokens are deleted, an admin's password reset ends a lockout).
+   */
+  bus: EventBus;
+  /** How the login form finds the client address (TRUST_PROXY). */
+  clientAddress?: ClientAddressOptions;
+  /** Throttling policies and clock (tests). */
+  throttle?: LoginThrottleOptions;
 }
 
 const SCOPE = "openid profile email offline_access";
@@ -74,23 +98,51 @@ export async function createIdentity(opts: IdentityOptions): Promise<Identity> {
     };
   }
   const secrets = await loadOrCreateSecrets(opts.db);
+  const logger = opts.logger.child({ module: "identity" });
+  const throttle = new LoginThrottle(opts.throttle);
+  const unsubscribe = opts.bus.subscribe(
+    "users.accessChanged",
+    (change) => onAccessChanged(opts.db, throttle, logger, change),
+  );
   // Loaded only when embedded: oidc-provider prints a runtime notice as soon as it is imported.
   const { startProvider } = await import("./provider.ts");
-  const running = await startProvider({
-    ...opts,
-    secrets,
-    logger: opts.logger.child({ module: "identity" }),
-  });
+  const running = await startProvider({ ...opts, secrets, logger, throttle });
   const issuer = `${opts.publicUrl}${OIDC_PATH}`;
   const keys = createLocalJWKSet({ keys: secrets.signingKeys.map(publicJwk) });
   return {
     verifier: createJwtVerifier({ keys, issuer, audience: API_AUDIENCE }),
+    throttle,
     web: { authority: issuer, clientId: WEB_CLIENT_ID, scope: SCOPE },
     name: "identity",
     // The proxy's routes carry the whole /oidc path.
-    public: [{ prefix: "/", routes: oidcProxyRoutes(running.port, opts.publicUrl) }],
+    public: [{
+      prefix: "/",
+      routes: oidcProxyRoutes(running.port, opts.publicUrl, opts.clientAddress),
+    }],
     // Token requests and the login form are small; the provider's own parser fails beyond 16 KiB.
     bodyLimits: [{ path: /^\/oidc\//, bytes: 16 * 1024 }],
-    close: running.close,
+    close: () => {
+      unsubscribe();
+      return running.close();
+    },
   };
+}
+
+/**
+ * A revoked user (disabled, deleted, password set by an admin) loses their provider sessions
+ * and refresh tokens; an admin's password reset also ends the account's login lockout.
+ */
+async function onAccessChanged(
+  db: Db,
+  throttle: LoginThrottle,
+  logger: Logger,
+  change: UserAccessChanged,
+): Promise<void> {
+  if (change.passwordReset) throttle.clear(change.email);
+  if (!change.revoked) return;
+  const deleted = await deleteAccountPayloads(db, subjectOf(change.userId));
+  logger.info("Provider sessions and refresh tokens revoked", {
+    userId: change.userId,
+    deleted,
+  });
 }

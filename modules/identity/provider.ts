@@ -6,12 +6,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import Provider, { type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import type { CustomersService } from "../customers/mod.ts";
-import type { Db, Logger } from "../../kernel/mod.ts";
-import { verifyPassword } from "../../kernel/mod.ts";
+import type { Db, EventBus, Logger } from "../../kernel/mod.ts";
 import type { UsersService } from "../users/mod.ts";
 import { createAdapterClass } from "./adapter.ts";
 import { API_AUDIENCE, OIDC_PATH, WEB_CLIENT_ID } from "./constants.ts";
-import { emailDomainAuthorized, profileClaims } from "./claims.ts";
+import { profileClaims } from "./claims.ts";
+import { submitLogin } from "./login_form.ts";
 import {
   type Language,
   pickLanguage,
@@ -19,6 +19,8 @@ import {
   renderLogout,
   renderMessage,
 } from "./login_page.ts";
+import type { LoginThrottle } from "./login_throttle.ts";
+import { CLIENT_ADDRESS_HEADER } from "./proxy.ts";
 import type { InstallSecrets } from "./secrets.ts";
 
 const PROFILE_CLAIMS = [
@@ -41,6 +43,10 @@ export interface ProviderDeps {
   logger: Logger;
   /** Access token lifetime in seconds (the web app warns before it ends). */
   accessTokenTtl?: number;
+  /** Failed sign-ins per account and client address (docs/operations.md, "Lockout policy"). */
+  throttle: LoginThrottle;
+  /** Receives `identity.loginLocked` when an account is locked. */
+  bus: EventBus;
 }
 
 /** A running provider on its loopback port. */
@@ -138,7 +144,9 @@ function configuration(deps: ProviderDeps): Configuration {
       const claims = await findUser(String(token.accountId));
       if (!claims) return undefined;
       const { sub: _sub, ...rest } = claims;
-      return rest;
+      // The issue time in ms, within iat's second: revocation compares it with access changes.
+      const iat = typeof token.iat === "number" ? token.iat : Math.floor(Date.now() / 1000);
+      return { ...rest, iat_ms: Math.max(iat * 1000, Math.min(Date.now(), iat * 1000 + 999)) };
     },
     // The spec's login uses prompt=login (no consent prompt) yet asks for offline_access:
     // refresh tokens are what the session dialog's Continue uses to renew silently.
@@ -248,42 +256,25 @@ async function interaction(
       renderLogin({ lang, action: `${pageUrl}/login`, pageUrl, appName: deps.appName }),
     );
   }
-  const form = new URLSearchParams(await readBody(req));
-  const email = (form.get("email") ?? "").trim().slice(0, 320);
-  const password = (form.get("password") ?? "").slice(0, 1024);
-  const lang = pickLanguage(form.get("lang"), params.ui_locales, req.headers["accept-language"]);
-  const fail = (
-    error: "invalidCredentials" | "domainNotAuthorized" | "accountDisabled" | "required",
-  ) =>
-    sendHtml(
-      res,
-      401,
-      renderLogin({
-        lang,
-        action: `${pageUrl}/login`,
-        pageUrl,
-        appName: deps.appName,
-        email,
-        error,
-      }),
-    );
-  if (!email || !password) return fail("required");
-  const user = await deps.users.findByEmail(email);
-  // Verify even for unknown users so response time does not reveal which e-mails exist.
-  const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
-  if (!user || !ok) return fail("invalidCredentials");
-  if (user.disabled) return fail("accountDisabled");
-  const customer = await deps.customers.getByKey(user.customer_key);
-  if (!customer || !emailDomainAuthorized(user.email, customer.authorized_email_domains)) {
-    return fail("domainNotAuthorized");
-  }
-  await deps.users.recordLogin(user.user_id);
-  deps.logger.info("Login", { userId: user.user_id });
+  const outcome = await submitLogin(deps, {
+    form: new URLSearchParams(await readBody(req)),
+    pageUrl,
+    uiLocales: params.ui_locales,
+    acceptLanguage: req.headers["accept-language"],
+    address: clientAddressOf(req),
+  });
+  if (outcome.kind === "page") return sendHtml(res, outcome.status, outcome.html, outcome.headers);
   await provider.interactionFinished(req, res, {
-    login: { accountId: `gridwatch|${user.user_id}` },
+    login: { accountId: outcome.accountId },
   }, {
     mergeWithLastSubmission: false,
   });
+}
+
+/** The client address the /oidc proxy passed on (null when unknown). */
+function clientAddressOf(req: IncomingMessage): string | null {
+  const value = req.headers[CLIENT_ADDRESS_HEADER];
+  return typeof value === "string" && value ? value : null;
 }
 
 // The web app is a first-party client: consent is granted without asking the user.
@@ -313,12 +304,14 @@ async function grantAndFinish(
   });
 }
 
-// A valid Argon2id hash of a random string, used to equalize timing for unknown users.
-const DUMMY_HASH =
-  "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$Xb0vGJkG3nqd0uX0q9nbf7cT6s0c7r2c3oRk1bWQ9Wc";
-
-function sendHtml(res: ServerResponse, status: number, html: string) {
+function sendHtml(
+  res: ServerResponse,
+  status: number,
+  html: string,
+  headers: Record<string, string> = {},
+) {
   res.writeHead(status, {
+    ...headers,
     "Content-Type": "text/html; charset=utf-8",
     "Cache-Control": "no-store",
     "Content-Security-Policy":

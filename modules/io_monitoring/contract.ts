@@ -13,11 +13,42 @@ export type IoModuleType = (typeof IO_MODULE_TYPES)[number];
 export const IO_RESOLUTIONS = ["20s", "10min", "1h", "1d"] as const;
 export type IoResolution = (typeof IO_RESOLUTIONS)[number];
 
+/** The signal of an analog system type: its range and unit. */
+export const SIGNAL_RANGES: Readonly<Record<string, { low: number; high: number; unit: string }>> =
+  {
+    "4_20MA": { low: 4, high: 20, unit: "mA" },
+    "0_10V": { low: 0, high: 10, unit: "V" },
+  };
+
+/** An analog input's measuring range: the signal maps linearly onto [min, max] in `unit`. */
+export const ioScaleDto = z.object({ min: z.number(), max: z.number(), unit: z.string() })
+  .meta({ id: "IoScaleDto" });
+export type IoScaleDto = z.output<typeof ioScaleDto>;
+
+/**
+ * The measured quantity of a signal value: linear from the system type's signal range onto the
+ * measuring range (4-20 mA onto -20..80 °C: 12 mA is 30 °C), 2 decimals; null without a range
+ * or a signal range. Values outside the signal range extrapolate (a broken loop reads low).
+ */
+export function scaleSignal(
+  value: number | null,
+  systemType: string,
+  scale: IoScaleDto | null,
+): number | null {
+  const signal = SIGNAL_RANGES[systemType];
+  if (value === null || !scale || !signal) return null;
+  const scaled = scale.min + ((value - signal.low) / (signal.high - signal.low)) *
+      (scale.max - scale.min);
+  return Math.round(scaled * 100) / 100;
+}
+
 /** The newest value of a channel. */
 export const channelDto = z.object({
   channel: z.number(),
   /** Newest value of the last 2 days: 0/1 digital, the signal (mA or V) analog; null: none. */
   value: z.number().nullable(),
+  /** Analog input with a measuring range: the measured quantity in the range's unit. */
+  scaled: z.number().nullable(),
   at: z.string().nullable(),
   /** Digital: since when the current state holds (its first value in the stored data). */
   since: z.string().nullable(),
@@ -32,6 +63,8 @@ const moduleFields = {
   system_type: z.string(),
   size: z.number(),
   resolution: z.number(),
+  /** An analog input's measuring range, or null (the signal is shown). */
+  scale: ioScaleDto.nullable(),
 };
 
 /** An active I/O module of a cell with its channels. */
@@ -77,7 +110,10 @@ const channelHistory = {
   module_type: z.enum(IO_MODULE_TYPES),
   system_type: z.string(),
   channel: z.number(),
+  /** The unit of the values: the measuring range's when the module has one, else the signal's. */
   unit: z.string(),
+  /** True when the values are scaled onto the module's measuring range. */
+  scaled: z.boolean(),
 };
 const values = z.array(z.number().nullable());
 

@@ -13,6 +13,7 @@ import type {
   IoHistoryDto as IoHistoryAnswer,
   IoModuleDto as ModuleDto,
 } from "./contract.ts";
+import { scaleSignal } from "./contract.ts";
 import {
   alignSlots,
   type AnalogSlot,
@@ -76,9 +77,11 @@ export class IoMonitoringService {
         channels: Array.from({ length: m.size }, (_, k) => {
           const v = latest.get(`${cell.cell_id}|${m.slot}|${k + 1}`);
           if (v && (lastData === null || v.at > lastData)) lastData = v.at;
+          const analog = m.module_type === "ANALOG_INPUT";
           return {
             channel: k + 1,
-            value: v ? (m.module_type === "ANALOG_INPUT" ? round2(v.value) : v.value) : null,
+            value: v ? (analog ? round2(v.value) : v.value) : null,
+            scaled: analog && v ? scaleSignal(v.value, m.system_type, m.scale) : null,
             at: iso(v?.at ?? null),
             since: m.module_type === "ANALOG_INPUT" ? null : iso(v?.since ?? null),
           };
@@ -140,9 +143,22 @@ export class IoMonitoringService {
       const slots = await this.#analogSlots(cell.cell_id, analog, period.from, period.to, step);
       for (const m of analog) {
         for (let ch = 1; ch <= m.size; ch++) {
+          // Scaled from the unrounded signal, so that 2 decimals hold for the quantity.
+          const raw = slots.get(`${m.slot}|${ch}`) ?? [];
+          const scale = (v: number) => scaleSignal(v, m.system_type, m.scale) ?? v;
           answer.analog.push({
             ...describe(cell, m, ch),
-            ...alignSlots(times, slots.get(`${m.slot}|${ch}`) ?? []),
+            ...alignSlots(
+              times,
+              m.scale
+                ? raw.map((s) => ({
+                  ...s,
+                  mean: scale(s.mean),
+                  min: scale(s.min),
+                  max: scale(s.max),
+                }))
+                : raw,
+            ),
           });
         }
       }
@@ -346,6 +362,7 @@ function describe(cell: IoCell, m: ActiveIoModule, channel: number): ChannelHist
     module_type: m.module_type,
     system_type: m.system_type,
     channel,
-    unit: unitOf(m),
+    unit: m.scale ? m.scale.unit : unitOf(m),
+    scaled: m.scale !== null && m.module_type === "ANALOG_INPUT",
   };
 }

@@ -1,13 +1,14 @@
 /**
  * The monitoring contract (evm): grid status per voltage level, one node's detail and history,
  * and custom monitoring (requests, their values, automatic triggers), shared with the web app
- * (types with `import type`). Pure: imports only zod.
+ * (types with `import type`). Pure: imports only zod and the grid's contract (the voltage
+ * levels and which feeders show at MV are the grid's).
  */
 import { z } from "zod";
+import { ELECTRICAL_WORK_TYPES, FEEDER_TYPES, LEVELS } from "../grid/contract.ts";
 
-/** The voltage levels of spec 2.3 (the `level` parameter). */
-export const LEVELS = ["LV", "MV"] as const;
-export type Level = (typeof LEVELS)[number];
+/** The voltage levels, the grid's (the `level` parameter). */
+export { type Level, LEVELS } from "../grid/contract.ts";
 
 /** States from best to worst (the streaming core evaluates the same list). */
 export const GRID_STATES = [
@@ -26,15 +27,6 @@ export const LINE_PHASES = ["L1", "L2", "L3"] as const;
 /** The line phases and the neutral (current only). */
 export const PHASES = [...LINE_PHASES, "N"] as const;
 export type Phase = (typeof PHASES)[number];
-
-/**
- * Whether a feeder shows at MV: an MV line, or a transformer with MV voltage estimation (its
- * values are estimated on the MV side). Every other feeder shows at LV.
- */
-export function isMvFeeder(feeder: { type: string; parameters: Record<string, unknown> }): boolean {
-  return feeder.type === "MV_LINE" ||
-    (feeder.type === "TRANSFORMER" && feeder.parameters.mvVoltageEstimation === true);
-}
 
 const state = z.enum(GRID_STATES);
 const linePhase = z.enum(LINE_PHASES);
@@ -58,7 +50,7 @@ export const feederStatusDto = z.object({
   ...named,
   slot: z.number(),
   /** The structure's feeder type. */
-  type: z.string(),
+  type: z.enum(FEEDER_TYPES),
   state,
   phases: z.array(phaseStatusDto),
 }).meta({ id: "FeederStatusDto" });
@@ -70,7 +62,12 @@ export const nodeStatusDto = z.object({
   latitude: z.number(),
   longitude: z.number(),
   upstream_node_id: z.string().nullable(),
-  electrical_work: z.object({ name: z.string(), type: z.string() }),
+  electrical_work: z.object({ name: z.string(), type: z.enum(ELECTRICAL_WORK_TYPES) }),
+  /**
+   * The node has medium voltage values (an MV line, or a transformer with MV estimation):
+   * false disables the Medium Voltage toggle while the node is selected (spec 2.4).
+   */
+  has_mv_values: z.boolean(),
   state,
   /** The most upstream silent or interrupted node explaining this node's alarm. */
   suppressed_by: z.string().nullable(),
@@ -140,7 +137,7 @@ export const nodeDetailDto = z.object({
   latitude: z.number(),
   longitude: z.number(),
   upstream_node_id: z.string().nullable(),
-  electrical_work: z.object({ name: z.string(), type: z.string() }),
+  electrical_work: z.object({ name: z.string(), type: z.enum(ELECTRICAL_WORK_TYPES) }),
   station_group: z.object(named),
   mv_feeder_group: z.object(named),
   lv_group: z.object(named),
@@ -158,7 +155,7 @@ export const nodeDetailDto = z.object({
   feeders: z.array(z.object({
     ...named,
     slot: z.number(),
-    type: z.string(),
+    type: z.enum(FEEDER_TYPES),
     nominal_current_a: z.number(),
     /** A = overcurrent above this. */
     overcurrent_a: z.number(),

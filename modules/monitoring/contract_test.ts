@@ -52,6 +52,7 @@ Deno.test("nodeStatusDto: the summary view's node has no feeders, the full view'
     longitude: 8,
     upstream_node_id: null,
     electrical_work: { name: "TS Dorf", type: "MV_LV_STATION" },
+    has_mv_values: true,
     state: "OK",
     suppressed_by: null,
     last_value_at: null,

@@ -22,7 +22,7 @@ export {
   type Level,
   nominalVoltage,
 } from "./service.ts";
-export { isMvFeeder, TopologyCache } from "./topology.ts";
+export { TopologyCache } from "./topology.ts";
 export {
   type CustomMonitoring,
   type CustomMonitoringDeps,

@@ -241,6 +241,7 @@ Deno.test("GridStatusService writes the status tree: rolled-up states, trimmed n
     longitude: 8.2,
     upstream_node_id: null,
     electrical_work: { name: "EW a", type: "LV_CABINET" },
+    has_mv_values: true,
     state: "OK",
     suppressed_by: null,
     last_value_at: new Date(T0).toISOString(),
@@ -258,6 +259,12 @@ Deno.test("GridStatusService writes the status tree: rolled-up states, trimmed n
       })),
     }],
   });
+  // The toggle follows the node: only node a has medium voltage values.
+  assert.deepEqual(nodesOf(lv).map((n) => [n.id, n.has_mv_values]), [
+    ["a", true],
+    ["b", false],
+    ["c", false],
+  ]);
   // MV: only node a has an MV feeder (no value yet); the LV grid without MV nodes is left out.
   const mv = await service.status("cust", "MV", T0 + 1_000);
   assert.deepEqual(mv.station_groups[0]!.mv_feeder_groups[0]!.lv_groups.map((l) => l.id), ["l1"]);

@@ -12,7 +12,7 @@ import {
   STATES,
   worst,
 } from "../../core/mod.ts";
-import type { StationGroupDto } from "../grid/mod.ts";
+import { isMvFeeder, type StationGroupDto } from "../grid/mod.ts";
 import type { Level } from "./contract.ts";
 
 export type { GridStatusDto, Level, NodeStatusDto, PhaseStatusDto } from "./contract.ts";
@@ -89,7 +89,8 @@ export function statusTemplate(
           nodeHead[k] = fragments.add(
             `{"id":${q(node.id)},"name":${q(node.name)},"latitude":${q(node.latitude)},` +
               `"longitude":${q(node.longitude)},"upstream_node_id":${q(node.upstream_node_id)},` +
-              `"electrical_work":{"name":${q(ew.name)},"type":${q(ew.type)}},"state":`,
+              `"electrical_work":{"name":${q(ew.name)},"type":${q(ew.type)}},` +
+              `"has_mv_values":${node.feeders.some(isMvFeeder)},"state":`,
           );
           for (const t of nodes[k]!.feeders) {
             const f = node.feeders.find((f) => f.id === t.id)!;

@@ -7,14 +7,12 @@ import type { MeasurementStore, NodeTopology } from "../../core/mod.ts";
 import {
   allNodes,
   type CellsService,
+  isMvFeeder,
   readStructure,
   type StationGroupDto,
   structureVersion,
 } from "../grid/mod.ts";
 import type { Db } from "../../kernel/mod.ts";
-import { isMvFeeder } from "./contract.ts";
-
-export { isMvFeeder };
 
 /** A structure plus the evaluation input per voltage level. */
 export interface Topology {

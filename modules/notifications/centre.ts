@@ -19,7 +19,8 @@ import { createMailer, type Mailer } from "./mailer.ts";
 import { type Producers, startProducers, type UserDirectory } from "./producers.ts";
 import { notificationRoutes } from "./routes.ts";
 import { NotificationsService } from "./service.ts";
-import { NotificationHub, stompRoutes } from "./stomp.ts";
+import { NotificationHub } from "./stomp_hub.ts";
+import { stompRoutes } from "./stomp_socket.ts";
 
 /** What the notification centre needs from the composition root. */
 export interface NotificationCentreDeps {
@@ -38,8 +39,9 @@ export interface NotificationCentreDeps {
   /** Window coalescing the node state changes of one evaluation (default 2000 ms). */
   coalesceMs?: number;
   /**
-   * Mounts POST /nsm/e2e/cells-to-configure, which publishes a grid.cellsToConfigure event for
-   * the caller's customer. Only for end-to-end tests (E2E_HOOKS=true); never in production.
+   * Mounts POST /nsm/e2e/cells-to-configure and POST /nsm/e2e/node-state-changed, which publish
+   * a grid.cellsToConfigure or a monitoring.nodeStateChanged event for the caller's customer.
+   * Only for end-to-end tests (E2E_HOOKS=true); never in production.
    */
   e2eHooks?: boolean;
 }
@@ -54,6 +56,12 @@ export interface NotificationCentre extends PlatformModule {
 }
 
 const hookBody = z.strictObject({ count: z.number().int().min(1).max(1000).default(1) });
+const nodeHookBody = z.strictObject({
+  node_id: z.string().min(1).max(100),
+  node_name: z.string().min(1).max(100),
+  ew_name: z.string().min(1).max(100),
+  state: z.enum(["UNDERVOLTAGE", "OVERVOLTAGE", "OVERCURRENT", "NO_DATA", "INTERRUPTION"]),
+});
 
 /** Starts the producers and builds the /nsm routes. */
 export function notificationsModule(deps: NotificationCentreDeps): NotificationCentre {
@@ -76,6 +84,16 @@ export function notificationsModule(deps: NotificationCentreDeps): NotificationC
     logger,
     ...(deps.heartbeatMs !== undefined ? { heartbeatMs: deps.heartbeatMs } : {}),
   });
+  // A user disabled, deleted or demoted loses their live sessions at once; the client
+  // reconnects, and its token is checked again (docs/operations.md, "Revocation").
+  const stopClosing = deps.bus.subscribe("users.accessChanged", (change) => {
+    if (change.state === "active" && !change.revoked && !change.narrowed) return;
+    const message = change.state === "active" && !change.revoked
+      ? "Access changed: reconnect"
+      : "Unauthorized: access revoked";
+    const closed = hub.closeUser(change.userId, message);
+    if (closed) logger.info("STOMP sessions closed", { userId: change.userId, closed, message });
+  });
   const routes: Hono<AppEnv> = notificationRoutes(service);
   if (deps.e2eHooks) {
     routes.post("/e2e/cells-to-configure", validate("json", hookBody), async (c) => {
@@ -85,6 +103,21 @@ export function notificationsModule(deps: NotificationCentreDeps): NotificationC
         cellIds: [],
         count,
         reason: "NEW_STOCK",
+      });
+      return c.json({ published: true }, 202);
+    });
+    routes.post("/e2e/node-state-changed", validate("json", nodeHookBody), async (c) => {
+      const body = c.req.valid("json");
+      await deps.bus.publish("monitoring.nodeStateChanged", {
+        customerKey: c.get("tenant").key,
+        nodeId: body.node_id,
+        nodeName: body.node_name,
+        electricalWorkName: body.ew_name,
+        level: "LV",
+        from: "OK",
+        to: body.state,
+        suppressedBy: null,
+        at: new Date().toISOString(),
       });
       return c.json({ published: true }, 202);
     });
@@ -98,6 +131,7 @@ export function notificationsModule(deps: NotificationCentreDeps): NotificationC
     mailer,
     producers,
     async close() {
+      stopClosing();
       hub.closeAll();
       await producers.stop();
       mailer.close();

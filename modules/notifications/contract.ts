@@ -38,6 +38,10 @@ export interface NotificationInfo {
   node_name?: string;
   start_time?: string;
   status?: string;
+  /** Beyond spec 3: the node the notification is about, so that the bell opens it. */
+  node_id?: string;
+  /** Beyond spec 3: the electrical work's key (IO monitoring opens the work). */
+  ew_key?: string;
 }
 
 /** A notification as the API and the websocket send it. */

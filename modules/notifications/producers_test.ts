@@ -4,7 +4,13 @@ import type { NodeStateChanged } from "../monitoring/mod.ts";
 import type { CurrentUserDto } from "../users/mod.ts";
 import type { Mailer, MailMessage } from "./mailer.ts";
 import { notificationLine } from "./mail_texts.ts";
-import { channelsFor, coalesceNodeChanges, ioAnnouncement, startProducers } from "./producers.ts";
+import {
+  channelsFor,
+  coalesceNodeChanges,
+  ioAnnouncement,
+  lockoutAnnouncement,
+  startProducers,
+} from "./producers.ts";
 import { type NotificationDto, NotificationsService } from "./service.ts";
 
 const logger = createLogger("error");
@@ -78,6 +84,7 @@ Deno.test("node state changes of one evaluation coalesce into one notification",
   assert.equal(alarms?.info.number_of_alarms, 2, "the suppressed change is no alarm");
   assert.equal(alarms?.info.state, "INTERRUPTION");
   assert.equal(alarms?.info.node_name, "Node a");
+  assert.equal(alarms?.info.node_id, "a", "the bell opens the node");
   const warning = coalesceNodeChanges("c1", [change("a", "OVERVOLTAGE")]);
   assert.equal(warning?.severity, "WARNING");
   const cleared = coalesceNodeChanges("c1", [change("a", "OK"), change("b", "OK")]);
@@ -246,6 +253,8 @@ Deno.test("an I/O state change becomes an IO_MONITORING notification with its no
     severity: "WARNING",
     info: {
       ew_name: "TS Seeblick",
+      ew_key: "ew-1",
+      node_id: "n1",
       node_name: "TS Seeblick",
       start_time: "2026-11-22T09:00:00.000Z",
       state: "ON",
@@ -267,4 +276,31 @@ Deno.test("an I/O state change becomes an IO_MONITORING notification with its no
     "Station door channel 1 at TS Seeblick is on",
   );
   assert.equal(notificationLine("de", closed), "Station door Kanal 1 bei TS Seeblick ist aus");
+});
+
+Deno.test("a login lockout is a SETUP_INFORMATION warning for the user-management admins but the user", () => {
+  const a = lockoutAnnouncement({
+    customerKey: "c1",
+    userId: "locked",
+    email: "locked@demo-ew.ch",
+    at: "2026-01-01T10:00:00.000Z",
+    until: "2026-01-01T10:15:00.000Z",
+    address: "198.51.100.7",
+  });
+  assert.equal(a.type, "SETUP_INFORMATION");
+  assert.equal(a.name, "LOGIN_LOCKED");
+  assert.equal(a.severity, "WARNING");
+  assert.deepEqual(a.info, {
+    state: "LOCKED",
+    status: "locked@demo-ew.ch",
+    counter: 15,
+    start_time: "2026-01-01T10:00:00.000Z",
+  });
+  const admins = [
+    user("um-admin", ["hes:um:admin"], {}),
+    user("um-user", ["hes:um:user", "hes:infrastructure-setup:admin"], {}),
+    user("grid-admin", ["app:grid-monitoring:admin"], {}),
+    user("locked", ["hes:um:admin"], {}),
+  ].filter(a.audience!).map((u) => u.user_id);
+  assert.deepEqual(admins, ["um-admin"]);
 });

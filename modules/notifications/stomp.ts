@@ -4,18 +4,17 @@
  * as `passcode`), subscribes to its own destination `/user/{userId}/notifications` and receives
  * MESSAGE frames whose body is a JSON list of notifications. Heart-beats are negotiated from the
  * server's offer of 25000,25000; a connection silent for 2.5 times the agreed interval is closed.
+ * The session is here; the socket endpoint in stomp_socket.ts, the sessions by user in stomp_hub.ts.
  */
-import { Hono } from "hono";
 import {
-  type AppEnv,
   AppError,
-  doc,
   type Logger,
   type Principal,
   type TenantDirectory,
   type TokenVerifier,
 } from "../../kernel/mod.ts";
 import type { NotificationDto } from "./service.ts";
+import type { NotificationHub } from "./stomp_hub.ts";
 import {
   type ParsedItem,
   serializeFrame,
@@ -47,8 +46,6 @@ export interface StompOptions {
 export const MAX_SUBSCRIPTIONS = 8;
 /** Live sessions of one user (tabs and windows); the next CONNECT gets an ERROR. */
 export const MAX_SESSIONS_PER_USER = 16;
-/** The WebSocket subprotocols of STOMP this server speaks; 1.2 only (accept-version). */
-export const SUBPROTOCOLS = ["v12.stomp"] as const;
 
 /** What a session needs from its transport (a WebSocket, or a fake in unit tests). */
 export interface StompTransport {
@@ -142,6 +139,11 @@ export class StompSession {
         "content-type": "application/json",
       }, body);
     }
+  }
+
+  /** Ends the session with an ERROR frame (e.g. its user's access was revoked), then closes. */
+  fail(message: string): void {
+    this.#fail(message);
   }
 
   /** Ends the session (socket closed, or the platform stops). */
@@ -308,104 +310,4 @@ export function bearerToken(headers: Record<string, string>): string | null {
   if (fromHeader) return fromHeader;
   const passcode = headers.passcode?.trim().replace(/^Bearer\s+/i, "");
   return passcode ? passcode : null;
-}
-
-/** The live sessions by user id; producers publish through it. */
-export class NotificationHub {
-  readonly #sessions = new Map<string, Set<StompSession>>();
-
-  add(userId: string, session: StompSession): void {
-    const set = this.#sessions.get(userId) ?? new Set();
-    set.add(session);
-    this.#sessions.set(userId, set);
-  }
-
-  remove(session: StompSession): void {
-    const userId = session.principal?.userId;
-    if (!userId) return;
-    const set = this.#sessions.get(userId);
-    set?.delete(session);
-    if (set?.size === 0) this.#sessions.delete(userId);
-  }
-
-  /** Sends a list of notifications to every live session of the user. */
-  publish(userId: string, list: readonly NotificationDto[]): void {
-    for (const session of this.#sessions.get(userId) ?? []) session.deliver(list);
-  }
-
-  /** Number of live sessions (all users, or one). */
-  size(userId?: string): number {
-    if (userId) return this.#sessions.get(userId)?.size ?? 0;
-    let n = 0;
-    for (const set of this.#sessions.values()) n += set.size;
-    return n;
-  }
-
-  /** Closes every session (platform shutdown). */
-  closeAll(): void {
-    for (const set of [...this.#sessions.values()]) {
-      for (const session of [...set]) session.close(1001, "Server stopping");
-    }
-  }
-}
-
-/**
- * The subprotocol to answer from a Sec-WebSocket-Protocol offer: RFC 6455 lists tokens
- * separated by commas with optional spaces (`v12.stomp,v11.stomp` from Node's `ws`). Null when
- * nothing is offered (accepted: plain WebSocket clients); undefined when nothing offered is ours.
- */
-export function pickSubprotocol(offer: string | undefined): string | null | undefined {
-  if (offer === undefined || offer.trim() === "") return null;
-  const offered = offer.split(",").map((token) => token.trim().toLowerCase());
-  return SUBPROTOCOLS.find((protocol) => offered.includes(protocol));
-}
-
-/**
- * The GET /websocket route (mounted at /nsm). A plain GET answers 400, an offer without
- * `v12.stomp` 400 naming it. The upgrade is Deno's own: its protocol check splits the offer on
- * ", " only, so the chosen subprotocol is set on the 101 answer here.
- */
-export function stompRoutes(hub: NotificationHub, options: StompOptions): Hono<AppEnv> {
-  return new Hono<AppEnv>().get(
-    "/websocket",
-    doc({
-      summary: "STOMP 1.2 over WebSocket: live notifications (token in CONNECT)",
-      status: 101,
-    }),
-    (c) => {
-      if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
-        throw new AppError("common.badRequest", { reason: "websocketUpgradeRequired" });
-      }
-      const protocol = pickSubprotocol(c.req.header("sec-websocket-protocol"));
-      if (protocol === undefined) {
-        throw new AppError("common.badRequest", {
-          reason: "unsupportedSubprotocol",
-          supported: SUBPROTOCOLS.join(", "),
-        });
-      }
-      let upgraded: ReturnType<typeof Deno.upgradeWebSocket>;
-      try {
-        upgraded = Deno.upgradeWebSocket(c.req.raw);
-      } catch {
-        // Not a connection Deno can upgrade (a malformed handshake, or an in-process request).
-        throw new AppError("common.badRequest", { reason: "websocketUpgradeRequired" });
-      }
-      const { response, socket } = upgraded;
-      if (protocol) response.headers.set("sec-websocket-protocol", protocol);
-      socket.binaryType = "arraybuffer";
-      const session = new StompSession(
-        { send: (text) => socket.send(text), close: (code, reason) => socket.close(code, reason) },
-        hub,
-        options,
-      );
-      socket.onmessage = (event) => {
-        const data = event.data;
-        if (typeof data === "string" || data instanceof ArrayBuffer) session.receive(data);
-        else session.close(1003, "Unsupported data");
-      };
-      socket.onclose = () => session.close();
-      socket.onerror = () => session.close(1011, "Socket error");
-      return response;
-    },
-  );
 }

@@ -7,12 +7,12 @@ import {
   MAX_SUBSCRIPTIONS,
   negotiateHeartBeat,
   notificationDestination,
-  NotificationHub,
   parseHeartBeat,
-  pickSubprotocol,
   StompSession,
   tokenExpiry,
 } from "./stomp.ts";
+import { NotificationHub } from "./stomp_hub.ts";
+import { pickSubprotocol } from "./stomp_socket.ts";
 import { bodyText, type StompFrame, StompParser } from "./stomp_frame.ts";
 
 const PRINCIPAL: Principal = {

@@ -5,9 +5,8 @@
  * report is charted at once.
  */
 import type { MeasurementStore } from "../../core/mod.ts";
-import { allNodes, type CellsService, type StationGroupDto } from "../grid/mod.ts";
+import { allNodes, type CellsService, feederLevel, type StationGroupDto } from "../grid/mod.ts";
 import { AppError } from "../../kernel/mod.ts";
-import { isMvFeeder } from "../monitoring/mod.ts";
 import type { FeederDirectory, FeederRef, Level } from "./service.ts";
 
 /** What the directory reads of a topology (monitoring's TopologyCache gives it). */
@@ -86,7 +85,7 @@ async function buildIndex(
         node_name: node.name,
         slot: feeder.slot,
         // The grid status's rule: MV values at MV lines and transformers with MV estimation.
-        level: isMvFeeder(feeder) ? "MV" : "LV",
+        level: feederLevel(feeder),
         cellId: cellOf.get(node.id),
       });
     }

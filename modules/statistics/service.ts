@@ -44,8 +44,10 @@ import {
 
 export type { CompareDto, HistogramDto, ParametersDto, SeriesDto, StatisticsLimits };
 
-/** The voltage level of a request (spec 2.3). */
-export type Level = "LV" | "MV";
+import type { Level } from "../grid/mod.ts";
+
+/** The voltage level of a request (spec 2.3), the grid's. */
+export type { Level };
 
 /** A feeder of the customer at the requested level, with the series of its probes. */
 export interface FeederRef {

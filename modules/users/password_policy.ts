@@ -4,12 +4,13 @@
  * password history, code 602).
  *
  * Order of the checks, first failure wins:
- * 1. 611 breaks a security rule: at least 8 characters with an uppercase letter, a lowercase
- *    letter, a digit and a symbol;
- * 2. 603 too common: the password, or its letters without leading/trailing digits and symbols
+ * 1. 601 weak: not at least 8 characters with an uppercase letter, a lowercase letter, a digit
+ *    and a symbol (spec 5);
+ * 2. 611 breaks a security rule: longer than the maximum length (what is hashed is bounded);
+ * 3. 603 too common: the password, or its letters without leading/trailing digits and symbols
  *    (also read back from l33t, `P@ssw0rd1!` -> `password`), is in zxcvbn's common-password list;
- * 3. 604 contains user information: a part of the user's name or e-mail (3+ characters);
- * 4. 601 weak: zxcvbn-ts scores it below 3 (of 4), given the user's name and e-mail as inputs.
+ * 4. 604 contains user information: a part of the user's name or e-mail (3+ characters);
+ * 5. 601 weak: zxcvbn-ts scores it below 3 (of 4), given the user's name and e-mail as inputs.
  */
 import { ZxcvbnFactory } from "@zxcvbn-ts/core";
 import * as common from "@zxcvbn-ts/language-common";
@@ -128,8 +129,9 @@ export function checkPassword(password: string, owner: PasswordOwner = {}): Pass
   const score = password
     ? estimator().check(password.slice(0, PASSWORD_MAX_LENGTH), userInfoParts(owner)).score
     : 0;
-  const code: PasswordRuleCode | null = !Object.values(rules).every(Boolean) ||
-      [...password].length > PASSWORD_MAX_LENGTH
+  const code: PasswordRuleCode | null = !Object.values(rules).every(Boolean)
+    ? 601
+    : [...password].length > PASSWORD_MAX_LENGTH
     ? 611
     : isCommonPassword(password)
     ? 603

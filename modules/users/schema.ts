@@ -39,3 +39,15 @@ export const emailValidationTokens = usersSchema.table("email_validation_tokens"
   usedAt: timestamp("used_at", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The last change of a user's access, kept while tokens issued before it may still be valid
+ * (no foreign key: a deleted user's row stays). Read into the revocation registry at start.
+ */
+export const accessChanges = usersSchema.table("access_changes", {
+  userId: text("user_id").primaryKey(),
+  customerKey: text("customer_key").notNull(),
+  revokedBefore: timestamp("revoked_before", { withTimezone: true }),
+  rightsChangedAt: timestamp("rights_changed_at", { withTimezone: true }),
+  changedAt: timestamp("changed_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -7,13 +7,16 @@ import { and, asc, count, eq, or, type SQL, sql } from "drizzle-orm";
 import {
   AppError,
   type Db,
+  type EventBus,
   hashPassword,
   isSuperRole,
   type Principal,
   type Role,
   validationError,
 } from "../../kernel/mod.ts";
+import { describeAccessChange, saveAccessChange } from "./access_store.ts";
 import type { NewUserInput, UserListQuery, UserPageDto } from "./contract.ts";
+import type { UserAccessChanged } from "./events.ts";
 import {
   canGrantAppRole,
   canGrantRole,
@@ -37,9 +40,11 @@ import {
   toCurrentUser,
   toLoginUser,
   toManagedUser,
+  withoutEmailValidation,
 } from "./store.ts";
 
 export type { CurrentUserDto, LoginUser, ManagedUserDto } from "./store.ts";
+export { withoutEmailValidation } from "./store.ts";
 
 /** What users need to know about a customer (given by main.ts from the customers module). */
 export interface CustomerFacts {
@@ -80,7 +85,12 @@ export interface Caller {
 
 /** Users of every customer; access rules are applied per call. */
 export class UsersService {
-  constructor(private readonly db: Db, private readonly customerOf: CustomerLookup) {}
+  /** `bus` receives `users.accessChanged` after every committed change of a user's access. */
+  constructor(
+    private readonly db: Db,
+    private readonly customerOf: CustomerLookup,
+    private readonly bus?: EventBus,
+  ) {}
 
   /**
    * The current user's data. Only the caller itself reads it, or a super role; anything else
@@ -235,16 +245,23 @@ export class UsersService {
       }, { name: values.name, email: values.email, userId: row.id })
       : null;
     const emailChanged = values.email.toLowerCase() !== row.email.toLowerCase();
+    const change = describeAccessChange(row, { ...values, disabled: row.disabled }, {
+      at: new Date(),
+      passwordReset: hash !== null,
+    });
     try {
-      return await this.db.transaction(async (tx) => {
+      const managed = await this.db.transaction(async (tx) => {
         const [updated] = await tx.update(users).set({
           ...values,
           ...(hash ? { passwordHash: hash } : {}),
           userMetadata: emailChanged ? withoutEmailValidation(row.userMetadata) : row.userMetadata,
         }).where(eq(users.id, row.id)).returning();
         if (hash) await rememberPassword(tx as unknown as Db, row.id, hash);
+        if (change) await saveAccessChange(tx as unknown as Db, change);
         return toManagedUser(updated!);
       });
+      await this.#announce(change && { ...change, email: managed.email });
+      return managed;
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError(609);
       throw error;
@@ -260,16 +277,32 @@ export class UsersService {
   ): Promise<ManagedUserDto> {
     const row = await this.managedRow(caller, customerKey, id);
     if (row.id === caller.principal.userId) throw new AppError("users.selfLockout");
-    const [updated] = await this.db.update(users).set({ disabled }).where(eq(users.id, row.id))
-      .returning();
-    return toManagedUser(updated!);
+    const change = describeAccessChange(row, { ...row, disabled }, { at: new Date() });
+    const updated = await this.db.transaction(async (tx) => {
+      const [updated] = await tx.update(users).set({ disabled }).where(eq(users.id, row.id))
+        .returning();
+      if (change) await saveAccessChange(tx as unknown as Db, change);
+      return updated!;
+    });
+    await this.#announce(change);
+    return toManagedUser(updated);
   }
 
   /** Deletes a user with its password history and validation links. Never oneself. */
   async remove(caller: Caller, customerKey: string, id: string): Promise<void> {
     const row = await this.managedRow(caller, customerKey, id);
     if (row.id === caller.principal.userId) throw new AppError("users.selfLockout");
-    await this.db.delete(users).where(eq(users.id, row.id));
+    const change = describeAccessChange(row, null, { at: new Date() });
+    await this.db.transaction(async (tx) => {
+      await tx.delete(users).where(eq(users.id, row.id));
+      if (change) await saveAccessChange(tx as unknown as Db, change);
+    });
+    await this.#announce(change);
+  }
+
+  /** Publishes a committed access change (revocation registry, STOMP sessions, identity). */
+  async #announce(change: UserAccessChanged | null): Promise<void> {
+    if (change) await this.bus?.publish("users.accessChanged", change);
   }
 
   /** The start pages a user with these apps_roles could open in the customer. */
@@ -346,25 +379,6 @@ function matches(term: string): SQL {
 function assertNoSelfLockout(row: UserRow, role: Role, appsRoles: readonly string[]): void {
   const losesAdmin = row.appsRoles.includes("hes:um:admin") && !appsRoles.includes("hes:um:admin");
   if (roleRank(role) < roleRank(row.role) || losesAdmin) throw new AppError("users.selfLockout");
-}
-
-/** user_metadata after an e-mail change: not validated, no e-mail notifications. */
-export function withoutEmailValidation(metadata: Record<string, unknown>): Record<string, unknown> {
-  const notification = (metadata.notification ?? {}) as {
-    apps?: Record<string, unknown>;
-    email?: boolean;
-  };
-  const apps = Object.fromEntries(
-    Object.entries(notification.apps ?? {}).map(([key, value]) => [
-      key,
-      typeof value === "object" && value !== null ? { ...value, email: false } : value,
-    ]),
-  );
-  return {
-    ...metadata,
-    email_validated: false,
-    notification: { ...notification, apps, email: false },
-  };
 }
 
 /** One field error (`common.validation`), e.g. a phone number the customer's country refuses. */

@@ -118,3 +118,22 @@ export async function rememberPassword(db: Db, userId: string, hash: string): Pr
     and(eq(passwordHistory.userId, userId), lt(passwordHistory.createdAt, oldest.createdAt)),
   );
 }
+
+/** user_metadata after an e-mail change: not validated, no e-mail notifications. */
+export function withoutEmailValidation(metadata: Record<string, unknown>): Record<string, unknown> {
+  const notification = (metadata.notification ?? {}) as {
+    apps?: Record<string, unknown>;
+    email?: boolean;
+  };
+  const apps = Object.fromEntries(
+    Object.entries(notification.apps ?? {}).map(([key, value]) => [
+      key,
+      typeof value === "object" && value !== null ? { ...value, email: false } : value,
+    ]),
+  );
+  return {
+    ...metadata,
+    email_validated: false,
+    notification: { ...notification, apps, email: false },
+  };
+}

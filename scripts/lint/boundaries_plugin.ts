@@ -2,7 +2,8 @@
  * Deno lint plugin "gridwatch": the layout rules of docs and the style guide, checked on every
  * `deno lint` run.
  *
- * - `module-boundaries`: a module reaches another module only through its `mod.ts`; the shared
+ * - `module-boundaries`: a module reaches another module only through its `mod.ts` (a module's
+ *   `contract.ts` may also import another module's `contract.ts`: both are pure); the shared
  *   kernel (`kernel/`) imports no module and not core/; core/ imports only `kernel/mod.ts`;
  *   main.ts imports only `kernel/mod.ts`, `modules/<name>/mod.ts`, `core/mod.ts` and root files
  *   such as package.json.
@@ -103,22 +104,43 @@ export function checkServerImport(from: string, to: string): string | null {
     return `${head}: core may import only kernel/mod.ts`;
   }
   const facade = `${target}/mod.ts`;
-  return to === facade ? null : `${head}: import from the public export ${facade} instead`;
+  if (to === facade || isContractImport(from, to)) return null;
+  return `${head}: import from the public export ${facade} instead`;
+}
+
+/** Whether a path is a module's contract (`modules/<name>/contract.ts`). */
+export function isModuleContract(path: string): boolean {
+  return /^modules\/[^/]+\/contract\.ts$/.test(path);
+}
+
+/**
+ * A contract importing another module's contract (the monitoring contract names the grid's
+ * voltage levels): allowed, both are pure and shared with the web app.
+ */
+export function isContractImport(from: string, to: string): boolean {
+  return isModuleContract(from) && isModuleContract(to);
 }
 
 /**
  * The server files the web app may import: the pure rule files the forms use as they are (next
- * to every `modules/<name>/contract.ts` and `kernel/contract.ts`).
+ * to every `modules/<name>/contract.ts`, the rooms' `modules/<name>/<room>/contract.ts` it
+ * re-exports, and `kernel/contract.ts`).
  */
 export const WEB_RULE_FILES: readonly string[] = [
   "modules/users/password_policy.ts",
   "modules/customers/settings_rules.ts",
-  "modules/grid/validation.ts",
+  "modules/grid/structure/validation.ts",
+  "modules/grid/cells/onboarding_rules.ts",
 ];
+
+/** A room's part of its module's contract (`modules/grid/cells/contract.ts`). */
+export function isRoomContract(path: string): boolean {
+  return /^modules\/[^/]+\/[^/]+\/contract\.ts$/.test(path);
+}
 
 /** Whether web/src may import this repository file from outside web/. */
 export function isWebImportable(path: string): boolean {
-  return /^modules\/[^/]+\/contract\.ts$/.test(path) || path === "kernel/contract.ts" ||
+  return isModuleContract(path) || isRoomContract(path) || path === "kernel/contract.ts" ||
     WEB_RULE_FILES.includes(path);
 }
 

@@ -83,6 +83,26 @@ Deno.test("module-boundaries rule allows own files, mod.ts facades, core/mod.ts,
   assert.deepEqual(lint("modules/identity/service.ts", source), []);
 });
 
+Deno.test("module-boundaries rule lets a contract import another module's contract only", () => {
+  const source = `import { LEVELS } from "../grid/contract.ts";\n` +
+    `import { x } from "../grid/structure/validation.ts";`;
+  assert.deepEqual(messages("modules/monitoring/contract.ts", source, "module-boundaries"), [
+    "Import of modules/grid/structure/validation.ts from modules/monitoring: " +
+    "import from the public export modules/grid/mod.ts instead",
+  ]);
+  assert.deepEqual(
+    messages(
+      "modules/monitoring/service.ts",
+      `import { LEVELS } from "../grid/contract.ts";`,
+      "module-boundaries",
+    ),
+    [
+      "Import of modules/grid/contract.ts from modules/monitoring: " +
+      "import from the public export modules/grid/mod.ts instead",
+    ],
+  );
+});
+
 Deno.test("module-boundaries rule reports a kernel import of another module", () => {
   assert.deepEqual(
     messages("kernel/bus.ts", `import { u } from "../modules/users/mod.ts";`, "module-boundaries"),
@@ -174,6 +194,7 @@ Deno.test("web-boundaries rule allows contracts and the pure rule files from out
     `import type { ErrorBody } from "../../../../kernel/contract.ts";`,
     `import { RANGES } from "../../../../modules/customers/settings_rules.ts";`,
     `const policy = import("../../../../modules/users/password_policy.ts");`,
+    `import type { SetupCellDto } from "../../../../modules/grid/cells/contract.ts";`,
   ].join("\n");
   assert.deepEqual(lint("web/src/features/settings/form.tsx", source), []);
 });

@@ -13,6 +13,7 @@
 
 import {
   checkWebImport,
+  isContractImport,
   isTestFile,
   isWebImportable,
   resolveImport,
@@ -265,7 +266,7 @@ export function deepImports(graph: ImportGraph): string[] {
   return graph.edges.filter((edge) => {
     const [from, to] = [unitOf(edge.from), unitOf(edge.to)];
     if (from === null || to === null || to === "main.ts" || from === to) return false;
-    return edge.to !== `${to}/mod.ts`;
+    return edge.to !== `${to}/mod.ts` && !isContractImport(edge.from, edge.to);
   }).map(describeEdge);
 }
 
@@ -282,8 +283,8 @@ const SHARED_PACKAGES = /^(zod|libphonenumber-js|@zxcvbn-ts\/[\w-]+)(\/|$)/;
 
 /**
  * Imports of the files the web app shares with the server (every `contract.ts` and the pure
- * rule files) that would pull server code into the browser: anything but the packages above
- * and the other shared files of the same module.
+ * rule files) that would pull server code into the browser: anything but the packages above,
+ * the other shared files of the same module and (from a contract) another module's contract.
  */
 export function sharedFileViolations(files: SourceFile[]): string[] {
   const problems: string[] = [];
@@ -292,7 +293,9 @@ export function sharedFileViolations(files: SourceFile[]): string[] {
     for (const specifier of importSpecifiers(file.text)) {
       const to = resolveImport(file.path, specifier);
       const sameModule = to !== null && unitOf(to) === unitOf(file.path) && isWebImportable(to);
-      const allowed = to === null ? SHARED_PACKAGES.test(specifier) : sameModule;
+      const allowed = to === null
+        ? SHARED_PACKAGES.test(specifier)
+        : sameModule || isContractImport(file.path, to);
       if (!allowed) problems.push(`${file.path} imports "${specifier}"`);
     }
   }

@@ -105,6 +105,7 @@ Deno.test("deepImports() reports files reaching past another module's mod.ts", (
     "modules/grid/service_test.ts": `import { s } from "./service.ts";`,
     "modules/grid/mod.ts": `import { i } from "../../core/ingest.ts";`,
     "tests/integration/grid_test.ts": `import { s } from "../../modules/grid/service.ts";`,
+    "modules/monitoring/contract.ts": `import { LEVELS } from "../grid/contract.ts";`,
   }));
   assert.deepEqual(deepImports(graph), [
     'main.ts -> modules/grid/routes.ts ("./modules/grid/routes.ts")',
@@ -137,6 +138,7 @@ Deno.test("sharedFileViolations() keeps contracts and rule files free of server 
       import { db } from "./schema.ts";`,
     "kernel/contract.ts": `import { Hono } from "hono";`,
     "modules/a/service.ts": `import { Hono } from "hono";`,
+    "modules/b/contract.ts": `import { LEVELS } from "../a/contract.ts";`,
   }));
   assert.deepEqual(found, [
     'modules/a/contract.ts imports "./settings_rules.ts"',

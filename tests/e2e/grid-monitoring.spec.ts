@@ -84,6 +84,66 @@ test.describe("grid monitoring", () => {
     await themedShots(page, "list-1280", listReady);
   });
 
+  test("the alarm chip is the alarm filter: it lists the nodes that raise an alarm", async ({ page }) => {
+    await openGrid(page);
+    const chip = page.getByTestId("alarms");
+    await expect(chip).toHaveAttribute("aria-pressed", "false");
+    const alarms = Number((await chip.textContent())!.replace(/\D/g, ""));
+    await chip.click();
+    await expect(page).toHaveURL(/state=ALARMS/);
+    await expect(chip).toHaveAttribute("aria-pressed", "true");
+    if (alarms > 0) {
+      await expect(rowsOf(page)).toHaveCount(alarms);
+      for (const row of await rowsOf(page).all()) await expect(row).not.toContainText("OK");
+    } else {
+      await expect(page.getByText("No node matches the filter")).toBeVisible();
+    }
+    await page.reload();
+    await expect(chip).toHaveAttribute("aria-pressed", "true");
+    await chip.click();
+    await expect(page).not.toHaveURL(/state=/);
+  });
+
+  test("group rows show how many of their nodes are in each state", async ({ page }) => {
+    await openGrid(page);
+    const station = page.getByTestId("state-distribution").first();
+    // The substation's 20 nodes: the OK ones counted beside the others, never one grey dot.
+    await expect(async () => {
+      const text = (await station.locator(".sr-only").textContent()) ?? "";
+      const total = [...text.matchAll(/(\d+) /g)].reduce((sum, m) => sum + Number(m[1]), 0);
+      expect(text).toMatch(/\d+ OK/);
+      expect(total).toBe(20);
+    }).toPass({ timeout: 60_000, intervals: [2_000] });
+  });
+
+  test("an empty grid says so and leads to Infrastructure Setup", async ({ page }) => {
+    // A utility whose grid is not defined yet: the grid status has no station group.
+    await page.route("**/evm/grid-monitoring/grid-status?**", (route) =>
+      route.fulfill({
+        json: {
+          level: "LV",
+          evaluated_at: new Date().toISOString(),
+          has_mv_values: false,
+          alarms: 0,
+          counts: {
+            OK: 0,
+            UNDERVOLTAGE: 0,
+            OVERVOLTAGE: 0,
+            OVERCURRENT: 0,
+            NO_DATA: 0,
+            INTERRUPTION: 0,
+          },
+          station_groups: [],
+        },
+      }));
+    await login(page, ACCOUNTS.admin, "/grid-monitoring");
+    await expect(page.getByText("The grid structure is not yet defined!")).toBeVisible();
+    await page.getByRole("link", { name: "Open Infrastructure Setup" }).click();
+    await expect(page).toHaveURL(/\/infrastructure-setup/);
+    await expect(page.getByRole("heading", { level: 1, name: "Infrastructure Setup" }))
+      .toBeVisible();
+  });
+
   test("manual run mode refreshes on request only", async ({ page }) => {
     await openGrid(page);
     await page.getByRole("switch", { name: /^Run mode/ }).click();
@@ -130,6 +190,40 @@ test.describe("grid monitoring", () => {
     expect(await rows.count()).toBeGreaterThan(2);
   });
 
+  test("Medium Voltage follows the selected node: disabled with the spec's tooltip, never a dead end", async ({ page }) => {
+    await openGrid(page);
+    const mediumVoltage = page.getByRole("radio", { name: "Medium Voltage" });
+    // A distribution cabinet has no MV values: the toggle says so.
+    const cabinet = rowsOf(page).filter({ hasText: "CAB Werkstrasse" });
+    await cabinet.click();
+    await expect(page.getByTestId("node-panel").getByTestId("feeder-table").first()).toBeVisible();
+    await expect(mediumVoltage).toHaveAttribute("aria-disabled", "true");
+    await mediumVoltage.hover();
+    await expect(page.getByRole("tooltip")).toHaveText(
+      "There are no medium voltage values available at this node.",
+    );
+    await mediumVoltage.click({ force: true });
+    await expect(page).toHaveURL(/voltage=lv/);
+    // A station measuring an MV line enables it, and its MV detail opens.
+    await rowsOf(page).filter({ hasText: "TS Industrie" }).click();
+    await expect(mediumVoltage).not.toHaveAttribute("aria-disabled", "true");
+    await mediumVoltage.click();
+    await expect(page).toHaveURL(/voltage=mv/);
+    await expect(page.getByTestId("node-panel").getByTestId("feeder-table").first()).toBeVisible();
+    // A shared MV link of the cabinet offers its low voltage view instead of an error.
+    await page.getByRole("radio", { name: "Low Voltage" }).click();
+    const cabinetNode = await cabinet.getAttribute("data-node-id");
+    await page.goto(`/grid-monitoring?voltage=mv&node=${cabinetNode}`);
+    const panel = page.getByTestId("node-panel");
+    await expect(panel).toContainText("No medium voltage values at this node");
+    await expect(page.getByText("This element of the grid was not found!")).toHaveCount(0);
+    await panel.getByRole("button", { name: "Show it at low voltage" }).click();
+    await expect(page).toHaveURL(
+      new RegExp(`voltage=lv.*node=${cabinetNode}|node=${cabinetNode}.*voltage=lv`),
+    );
+    await expect(panel.getByTestId("feeder-table").first()).toBeVisible();
+  });
+
   test("a node's detail is in the URL: a reload gives the same view", async ({ page }) => {
     await openGrid(page);
     const first = rowsOf(page).first();
@@ -173,9 +267,20 @@ test.describe("grid monitoring", () => {
     const custom = panel.getByTestId("custom-monitoring");
     await custom.getByRole("combobox", { name: "Duration" }).click();
     await page.getByRole("option", { name: "1 min", exact: true }).click();
+    // One feeder of the node: the request list names it in its Feeder column.
+    const feederChoice = custom.getByRole("combobox", { name: "Feeder" });
+    let feederName = "All feeders";
+    if (await feederChoice.count()) {
+      await feederChoice.click();
+      const option = page.getByRole("option").nth(1);
+      feederName = (await option.textContent())!.trim();
+      await option.click();
+    }
     await custom.getByRole("button", { name: "Start now" }).click();
     await expect(custom.getByText(/^Running since/)).toBeVisible();
     await expect(custom.getByTestId("request-status").first()).toHaveText("Running");
+    await expect(custom.getByRole("columnheader", { name: "Feeder" })).toBeVisible();
+    await expect(custom.getByTestId("request-feeder").first()).toHaveText(feederName);
     await custom.getByRole("button", { name: "Stop now" }).click();
     await expect(custom.getByTestId("request-status").first()).toHaveText("Stopped");
     await expect(custom.getByRole("button", { name: "Start now" })).toBeVisible();
@@ -192,19 +297,36 @@ test.describe("grid monitoring", () => {
     });
   });
 
-  test("settings: the automatic trigger needs both current deltas", async ({ page }) => {
+  test("settings: one Save for thresholds and trigger; the trigger needs both current deltas", async ({ page }) => {
     await login(page, ACCOUNTS.admin, "/grid-monitoring-settings");
     const editor = page.getByTestId("trigger-editor");
     await expect(editor).toBeVisible();
+    // One save button for the whole page; the badge says what is stored, not what is typed.
+    await expect(page.getByRole("button", { name: /^Save/ })).toHaveCount(1);
+    const save = page.getByRole("button", { name: "Save", exact: true });
+    const status = editor.getByTestId("trigger-status");
+    const before = (await status.textContent())!;
+    if (before === "Not set up") {
+      await expect(editor.getByText(/^No trigger yet/)).toBeVisible();
+      await expect(editor.getByRole("switch")).toHaveAttribute("aria-checked", "false");
+    }
     await editor.getByLabel("Absolute current delta LV (A)").fill("");
     await editor.getByLabel("Absolute current delta MV (A)").fill("20");
-    await editor.getByRole("button", { name: "Save trigger" }).click();
+    const enabled = editor.getByRole("switch");
+    if ((await enabled.getAttribute("aria-checked")) !== "true") await enabled.click();
+    await expect(status).toHaveText(before);
+    await save.click();
     await expect(editor.getByText("Is required")).toBeVisible();
     await editor.getByLabel("Absolute current delta LV (A)").fill("50.125");
     await expect(editor.getByText(/Allowed values from 1 to 3/)).toBeVisible();
     await editor.getByLabel("Absolute current delta LV (A)").fill("50");
-    await editor.getByRole("button", { name: "Save trigger" }).click();
-    await expect(editor.getByText("The trigger is saved.")).toBeVisible();
+    await save.click();
+    await expect(page.getByText("Settings saved.", { exact: true })).toBeVisible();
+    await expect(status).toHaveText("Enabled");
+    await expect(editor.getByText(/^No trigger yet/)).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByTestId("trigger-status")).toHaveText("Enabled");
+    await expect(page.getByLabel("Absolute current delta LV (A)")).toHaveValue("50");
     await page.setViewportSize({ width: 1280, height: 800 });
     await themedShots(page, "settings-1280", async (p) => {
       await expect(p.getByTestId("trigger-editor")).toBeVisible();

@@ -39,6 +39,21 @@ test("metering information lists every electrical work of the demo with its stat
   await expect(page).toHaveURL(/view=map/);
   await page.reload();
   await expect(page.getByTestId("grid-map")).toHaveAttribute("data-ready", "true");
+  await page.getByRole("radio", { name: "List" }).click();
+});
+
+test("metering information at medium voltage lists the works that measure MV only", async ({ page }) => {
+  await login(page, ACCOUNTS.operator, "/metering-information?voltage=lv");
+  const table = page.getByRole("table", { name: "Metering state of every electrical work" });
+  await expect(table.getByRole("row")).toHaveCount(21);
+  await page.getByRole("radio", { name: "Medium Voltage" }).click();
+  await expect(page).toHaveURL(/voltage=mv/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Medium Voltage");
+  // The demo's two stations measure an MV line: they, and only they, are listed.
+  await expect(table.getByRole("row")).toHaveCount(3);
+  await expect(table.getByRole("cell", { name: /TS Dorf/ })).toBeVisible();
+  await expect(table.getByRole("cell", { name: /TS Industrie/ })).toBeVisible();
+  await expect(table.getByRole("cell", { name: /CAB / })).toHaveCount(0);
 });
 
 test("an admin builds a station group down to a node with feeders and sees it on the map", async ({ page }) => {
@@ -115,18 +130,30 @@ test("an admin builds a station group down to a node with feeders and sees it on
   await expect(map.locator(".maplibregl-popup")).toContainText("TS E2E Nord");
   await shot(page, "infrastructure-map", { fullPage: true });
 
-  // A refused deletion: the spec's confirmation, then the server's reason.
+  // A deletion a rule blocks says why at once, without the irreversible-delete question.
   await page.getByRole("button", { name: "Delete Substation E2E North" }).click();
-  const confirm = page.getByRole("alertdialog");
-  await expect(confirm).toContainText(
-    "This action is irrecoverable, are you sure you want to delete?",
-  );
-  await confirm.getByRole("button", { name: "Yes, delete it" }).click();
+  await expect(page.getByRole("alertdialog")).toHaveCount(0);
   await expect(page.getByRole("alert")).toContainText(
     "A station with MV feeders cannot be deleted.",
   );
   await expect(tree.getByText("Substation E2E North")).toBeVisible();
+  await page.getByRole("button", { name: "Delete LV grid E2E" }).click();
+  await expect(page.getByRole("alertdialog")).toHaveCount(0);
+  await expect(page.getByRole("alert")).toContainText("An LV grid with nodes cannot be deleted.");
   await shot(page, "infrastructure-refused-delete", { fullPage: true });
+  // The message belongs to that element: selecting another one clears it.
+  await tree.getByRole("button", { name: /^MV feeder E2E/ }).click();
+  await expect(page.getByRole("alert")).toHaveCount(0);
+  // A deletion no rule blocks asks the spec's question (cancelled here).
+  await page.getByRole("radio", { name: "List" }).click();
+  await tree.getByRole("button", { name: /^TS E2E Nord/ }).click();
+  await page.getByRole("button", { name: "Delete PV roof E2E" }).click();
+  const confirm = page.getByRole("alertdialog");
+  await expect(confirm).toContainText(
+    "This action is irrecoverable, are you sure you want to delete?",
+  );
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(confirm).toHaveCount(0);
 });
 
 test("the electrical-works search finds at most 10 works and selects one", async ({ page }) => {

@@ -37,8 +37,14 @@ test("an operator follows the doors, relays and temperatures of an electrical wo
     });
   }).toPass({ timeout: 90_000, intervals: [5_000] });
   await expect(relay.getByRole("row").nth(1).getByText(/^(On|Off)$/)).toBeVisible();
-  await expect(temperature.getByRole("row").nth(1)).toContainText("mA");
-  await expect(door.getByRole("row").nth(2)).toContainText("No data");
+  // The temperature reads in °C on the module's measuring range, its signal in small print.
+  const value = temperature.getByRole("row").nth(1).getByTestId("analog-value");
+  await expect(value).toContainText("°C");
+  await expect(value.locator("small")).toContainText("mA");
+  // Channel 2 of each demo module is not wired: it says so.
+  await expect(door.getByRole("row").nth(2)).toContainText("Not in use");
+  await expect(temperature.getByRole("row").nth(2)).toContainText("Not in use");
+  await expect(temperature).toContainText("Range -20.00 to 80.00 °C");
   await expect(door).toContainText("Digital input · Dry contact · 2 channels");
 
   const history = page.getByRole("region", { name: "History of TS Seeblick" });
@@ -78,4 +84,46 @@ test("an operator follows the doors, relays and temperatures of an electrical wo
       await shot(page, `io-${width}-${scheme}`, { fullPage: true });
     }
   }
+});
+
+test("an admin gives an analog input its measuring range in the I/O configuration", async ({ page }) => {
+  await login(page, ACCOUNTS.admin, "/infrastructure-setup#io-configuration");
+  const list = page.getByRole("table").first();
+  await expect(list.getByRole("row", { name: /Cabinet temperature/ }).getByTestId("io-scale"))
+    .toHaveText("4–20 mA → -20.00 to 80.00 °C");
+
+  const form = page.getByRole("form", { name: "New module" });
+  await form.getByLabel("Name").fill("Tank level");
+  await form.getByLabel("Module type").click();
+  await page.getByRole("option", { name: "Analog input" }).click();
+  await form.getByLabel("Size").click();
+  await page.getByRole("option", { name: "2 channels" }).click();
+  await form.getByLabel("Resolution").fill("0.01");
+  await form.getByLabel("From").fill("100");
+  await form.getByLabel("To").fill("0");
+  await form.getByLabel("Unit").fill("%");
+  await form.getByRole("button", { name: "Add module" }).click();
+  await expect(form.getByText("The end of the range must be above its start.")).toBeVisible();
+  await form.getByLabel("From").fill("0");
+  await form.getByLabel("To").fill("100");
+  await form.getByRole("button", { name: "Add module" }).click();
+  const tank = list.getByRole("row", { name: /Tank level/ });
+  await expect(tank.getByTestId("io-scale")).toHaveText("0–10 V → 0.00 to 100.00 %");
+
+  // Changed later in its dialog, then removed: the raw signal again.
+  await tank.getByRole("button", { name: "Measuring range of Tank level" }).click();
+  const dialog = page.getByRole("dialog", { name: "Measuring range of Tank level" });
+  await dialog.getByLabel("To").fill("250");
+  await dialog.getByLabel("Unit").fill("cm");
+  await dialog.getByRole("button", { name: "Save range" }).click();
+  await expect(tank.getByTestId("io-scale")).toHaveText("0–10 V → 0.00 to 250.00 cm");
+  await tank.getByRole("button", { name: "Measuring range of Tank level" }).click();
+  await dialog.getByRole("button", { name: "Remove range" }).click();
+  await expect(tank.getByTestId("io-scale")).toHaveText("0–10 V, no range");
+  await page.reload();
+  await expect(
+    page.getByRole("table").first().getByRole("row", { name: /Tank level/ }).getByTestId(
+      "io-scale",
+    ),
+  ).toHaveText("0–10 V, no range");
 });

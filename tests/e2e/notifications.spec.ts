@@ -165,3 +165,45 @@ test("notification settings switch the bell's modules and survive a reload", asy
     }),
   ).toHaveAttribute("aria-checked", wasOn ? "false" : "true");
 });
+
+test("an alarm notification is shown whole and a click opens its node", async ({ page }) => {
+  await login(page, ACCOUNTS.user, "/grid-monitoring");
+  const id = await userId(page);
+  await callApi(page, "DELETE", `/nsm/notifications/users/${id}`);
+  await callApi(page, "PATCH", `/usm/users/current/${id}`, {
+    notification: { apps: { "app:grid-monitoring": { web: true, email: false } }, email: false },
+  });
+  const row = page.locator("button[data-node-id]").filter({ hasText: "CAB Waldrand" });
+  const nodeId = (await row.getAttribute("data-node-id"))!;
+  // A long name: the entry wraps instead of being cut off.
+  const longName = "CAB Waldrand behind the gymnasium at the far end of the Waldrandstrasse";
+  expect(
+    (await callApi(page, "POST", "/nsm/e2e/node-state-changed", {
+      node_id: nodeId,
+      node_name: longName,
+      ew_name: "CAB Waldrand",
+      state: "INTERRUPTION",
+    })).status,
+  ).toBe(202);
+  const bell = page.getByRole("button", { name: /^Notifications/ });
+  await expect(bell).toHaveAccessibleName(/Notifications, \d+ unread/);
+  await bell.click();
+  const entry = page.getByRole("dialog").getByTestId("notification").filter({
+    hasText: longName,
+  });
+  await expect(entry).toBeVisible();
+  const text = entry.getByText(`Interruption at ${longName}`);
+  await expect(text).toBeVisible();
+  const clipped = await text.evaluate((el) =>
+    el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1
+  );
+  expect(clipped).toBe(false);
+  await shot(page, "bell-alarm");
+  await page.goto("/user-settings");
+  await bell.click();
+  await entry.getByRole("button").first().click();
+  await expect(page).toHaveURL(new RegExp(`/grid-monitoring\\?.*node=${nodeId}`));
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(page.getByTestId("node-panel").getByRole("heading", { name: "CAB Waldrand" }))
+    .toBeVisible();
+});

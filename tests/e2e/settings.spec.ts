@@ -154,3 +154,21 @@ test("a super role on a customer with unset settings is sent to the module setti
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expect(page.getByRole("dialog")).toHaveCount(0);
 });
+
+test("the country list is the current ISO 3166-1 list, in the user's language", async ({ page }) => {
+  await login(page, ACCOUNTS.superAdmin);
+  await openSettings(page);
+  const codes = await page.getByLabel("Country").locator("option").evaluateAll((options) =>
+    options.map((o) => (o as HTMLOptionElement).value).filter(Boolean)
+  );
+  expect(codes).toHaveLength(249);
+  expect(codes).toContain("CH");
+  expect(codes).toContain("SS");
+  for (const gone of ["XA", "XB", "XK", "DD", "YU", "SU", "EU", "UN"]) {
+    expect(codes).not.toContain(gone);
+  }
+  await expect(page.getByLabel("Country")).toHaveValue("CH");
+  await expect(page.getByLabel("Country").locator("option:checked")).toHaveText(
+    "Switzerland (CH)",
+  );
+});

@@ -112,11 +112,16 @@ const EXPECTED: Record<string, Rule> = {
   "GET /usm/users/:cid/:id": (c, t) => manageUser(c, t, 200, 200),
   // Own: a super-admin would demote itself (lock-out, 422); the others reach the 609 check.
   "PUT /usm/users/:cid/:id": (c, t) => manageUser(c, t, c === "super-admin" ? 422 : 409, 409),
-  "POST /usm/users/:cid/:id/disable": (c, t) => manageUser(c, t, 422, 200),
-  "POST /usm/users/:cid/:id/enable": (c, t) => manageUser(c, t, 422, 200),
-  // Callers run in order: the super-admin's foreign call deletes the other admin, whose own
-  // id is then gone (404) when its turn comes.
-  "DELETE /usm/users/:cid/:id": (c, t) => manageUser(c, t, c === "other-admin" ? 404 : 422, 204),
+  // Callers run in order: the super-admin's foreign call disables the other admin, whose token
+  // is revoked when its turn comes (401); it stays revoked after the enable, and the matrix
+  // logs the other admin in again after that route.
+  "POST /usm/users/:cid/:id/disable": (c, t) =>
+    c === "other-admin" ? 401 : manageUser(c, t, 422, 200),
+  "POST /usm/users/:cid/:id/enable": (c, t) =>
+    c === "other-admin" ? 401 : manageUser(c, t, 422, 200),
+  // Walked last: the super-admin's foreign call deletes the other admin, whose token is then
+  // refused (401) when its turn comes.
+  "DELETE /usm/users/:cid/:id": (c, t) => c === "other-admin" ? 401 : manageUser(c, t, 422, 204),
   "GET /gsm/grid-structure/hv-mv-station-groups": (c) => (signedIn(c) ? 200 : 401),
   "GET /evm/grid-monitoring/grid-status": (c) => (signedIn(c) ? 200 : 401),
   "GET /evm/custom-monitoring/requests": (c) => (signedIn(c) ? 200 : 401),
@@ -203,6 +208,7 @@ const EXPECTED: Record<string, Rule> = {
   "GET /gsm/io-modules": cellsRead(200),
   // The matrix body has no module size: writers pass the access check and get 400.
   "POST /gsm/io-modules": cellsWrite(400),
+  "PATCH /gsm/io-modules/:id": cellsWrite(404),
   "DELETE /gsm/io-modules/:id": cellsWrite(404),
   "GET /gsm/cells/:id/io-modules": cellsRead(404),
   "POST /gsm/cells/:id/io-modules": cellsWrite(404),
@@ -250,6 +256,7 @@ const BODIES: Record<string, unknown> = {
     resolution: 1,
   },
   "POST /gsm/cells/:id/io-modules": { module_id: NO_NODE },
+  "PATCH /gsm/io-modules/:id": { scale: null },
   "PATCH /usm/users/current/:id": { language: "en" },
   "PUT /nsm/notifications/users/:id": { is_read: true },
   "PUT /nsm/notifications/:key": { is_read: true },
@@ -366,7 +373,8 @@ Deno.test({
       const routes = platform.app.routes
         .filter((r) => r.method !== "ALL" && API_PREFIXES.some((p) => r.path.startsWith(`${p}/`)))
         .map((r) => `${r.method} ${r.path}`);
-      const unique = [...new Set(routes)];
+      const LAST = "DELETE /usm/users/:cid/:id";
+      const unique = [...new Set(routes)].sort((a, b) => Number(a === LAST) - Number(b === LAST));
       const missing = unique.filter((r) => !(r in EXPECTED));
       assert.deepEqual(missing, [], `Routes without an authorization rule: ${missing.join(", ")}`);
 
@@ -409,6 +417,10 @@ Deno.test({
               assert.ok(typeof (JSON.parse(text) as { key: string }).key === "string");
             }
           }
+        }
+        if (route === "POST /usm/users/:cid/:id/enable") {
+          const fresh = await platform.login(OTHER_ADMIN.email, OTHER_ADMIN.password);
+          tokens.set("other-admin", fresh.access_token);
         }
       }
       assert.deepEqual(failures, []);

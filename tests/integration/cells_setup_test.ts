@@ -386,7 +386,7 @@ async function run(platform: TestPlatform, t: Deno.TestContext) {
     });
     assert.equal(noSize.status, 400);
     assert.deepEqual(
-      (noSize.body.params as { issues: { message: string }[] }).issues.map((i) => i.message),
+      (noSize.body.params as { issues: { key: string }[] }).issues.map((i) => i.key),
       [
         "validation.selectModuleSize",
       ],
@@ -399,7 +399,7 @@ async function run(platform: TestPlatform, t: Deno.TestContext) {
       resolution: 2,
     });
     assert.deepEqual(
-      (bad.body.params as { issues: { message: string }[] }).issues.map((i) => i.message),
+      (bad.body.params as { issues: { key: string }[] }).issues.map((i) => i.key),
       [
         "validation.nameMin",
         "validation.resolutionRange",
@@ -412,7 +412,7 @@ async function run(platform: TestPlatform, t: Deno.TestContext) {
       size: 2,
     });
     assert.equal(
-      (noResolution.body.params as { issues: { message: string }[] }).issues[0]!.message,
+      (noResolution.body.params as { issues: { key: string }[] }).issues[0]!.key,
       "validation.setModuleResolution",
     );
     assert.equal(

@@ -355,7 +355,18 @@ Deno.test({
       }
       server = undefined;
 
-      const { stored, lost, duplicates, changed } = await checkStored(dataDir, acked);
+      let { stored, lost, duplicates, changed } = await checkStored(dataDir, acked);
+      if (lost.length) {
+        // Acknowledged records wait in the journal until DuckDB takes them, at the latest at the
+        // next start: open the platform once more, then count again (and say so).
+        const reopened = await startPlatform(loadConfig(env), createLogger("error"));
+        await reopened.close();
+        const before = lost.length;
+        ({ stored, lost, duplicates, changed } = await checkStored(dataDir, acked));
+        console.log(
+          `  ${before - lost.length} acknowledged records reached DuckDB at the next start`,
+        );
+      }
       console.log(
         `disk full test: ${acked.size} acknowledged records, ${stored} stored, ${lost.length} lost, ${duplicates} duplicated`,
       );

@@ -78,9 +78,13 @@ for (const kind of databaseKinds()) {
           assert.deepEqual(modules[0]!.channels[0], {
             channel: 1,
             value: null,
+            scaled: null,
             at: null,
             since: null,
           });
+          // The demo's temperature sensor spans -20 to 80 °C over its 4-20 mA loop.
+          assert.deepEqual(modules[2]!.scale, { min: -20, max: 80, unit: "°C" });
+          assert.equal(modules[0]!.scale, null);
           assert.ok(works[0]!.key && works[0]!.name && Number.isFinite(works[0]!.latitude));
         });
 
@@ -114,10 +118,13 @@ for (const kind of databaseKinds()) {
             assert.deepEqual(cell.modules[0]!.channels[0], {
               channel: 1,
               value: 0,
+              scaled: null,
               at: iso(window - 20_000),
               since: iso(window - 120 * MIN),
             });
             assert.equal(cell.modules[2]!.channels[0]!.value, 12.35);
+            // 12.345 mA on 4-20 mA over -20..80 °C: 32.16 °C.
+            assert.equal(cell.modules[2]!.channels[0]!.scaled, 32.16);
             assert.equal(cell.modules[0]!.channels[1]!.value, null, "channel 2 sends nothing");
             assert.equal(cell.last_data_at, iso(window - 20_000));
           },
@@ -143,7 +150,8 @@ for (const kind of databaseKinds()) {
           assert.equal(door.points[3]!.value, 0, "the state holds up to the end of the period");
           assert.ok(door.points[3]!.t >= window);
           const temp = body.analog.find((a) => a.slot === 3 && a.channel === 1)!;
-          assert.equal(temp.unit, "mA");
+          // Scaled onto the module's measuring range: 10 mA is 17.5 °C, 12.345 mA 32.16 °C.
+          assert.deepEqual([temp.unit, temp.scaled], ["°C", true]);
           const at = (ms: number) => temp.mean[body.times.indexOf(ms)];
           assert.deepEqual(
             [
@@ -152,7 +160,7 @@ for (const kind of databaseKinds()) {
               at(window - 45 * MIN),
               at(window - 20 * MIN),
             ],
-            [null, 10, null, 12.35],
+            [null, 17.5, null, 32.16],
           );
           const week = await get(
             `/iom/electrical-works/${work.key}/history?from=${iso(window - 7 * 86_400_000)}&to=${
@@ -226,6 +234,8 @@ for (const kind of databaseKinds()) {
             assert.equal(after[0]!.gridwatch_id, cellId);
             assert.deepEqual(JSON.parse(after[0]!.info), {
               ew_name: work.name,
+              ew_key: work.key,
+              node_id: work.cells[0]!.node_id,
               node_name: work.cells[0]!.node_name,
               start_time: iso(window),
               state: "ON",

@@ -2,9 +2,8 @@
  * The nodes custom monitoring works on: each node of a customer with its feeders (LV or MV) and
  * the cell installed there, read from the grid module and cached per customer for 30 s.
  */
-import { type CellsService, readStructure } from "../../grid/mod.ts";
+import { type CellsService, feederLevel, readStructure } from "../../grid/mod.ts";
 import type { Db } from "../../../kernel/mod.ts";
-import { isMvFeeder } from "../topology.ts";
 
 /** A feeder and the voltage level its currents are compared at. */
 export interface MonitoredFeeder {
@@ -90,7 +89,7 @@ export class NodeDirectory implements NodeLookup {
                 id: f.id,
                 slot: f.slot,
                 name: f.name,
-                level: isMvFeeder(f) ? "MV" : "LV",
+                level: feederLevel(f),
               })),
             });
           }

@@ -39,7 +39,7 @@ export function parseConfig(json: unknown): AppConfig {
       clientId: text(oidc, "clientId"),
       scope: text(oidc, "scope", "openid profile email offline_access"),
     },
-    defaultStartPage: text(root, "defaultStartPage", "/data-export"),
+    defaultStartPage: text(root, "defaultStartPage", "/grid-monitoring"),
     defaultStartPageKey: text(root, "defaultStartPageKey", "hes:data-export"),
     appsOpenToAll: open,
     helpBaseUrl: text(root, "helpBaseUrl", "/help").replace(/\/+$/, ""),

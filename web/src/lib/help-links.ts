@@ -7,10 +7,12 @@ export interface HelpLinks {
   faq: string;
   troubleshooting: string;
   general: string;
+  /** The product's own about page (the footer's link when no vendor URL is configured). */
+  about: string;
 }
 
 /**
- * Builds the links under `${baseUrl}/<en|fr>/`; French books for French users. The
+ * Builds the links under `${baseUrl}/<en|fr|de|uk>/`, the book of the user's language. The
  * documentation key of the user's app_metadata travels as the `key` query parameter.
  */
 export function helpLinks(options: {
@@ -33,5 +35,6 @@ export function helpLinks(options: {
     faq: link("faq.html"),
     troubleshooting: link("troubleshooting.html"),
     general: link("index.html"),
+    about: link("about.html"),
   };
 }

@@ -4,7 +4,7 @@ import { helpLinks } from "./help-links.ts";
 Deno.test("helpLinks() opens the English book with the documentation key as a query parameter", () => {
   const links = helpLinks({
     baseUrl: "/help",
-    language: "de",
+    language: "en",
     documentationKey: "demo",
     page: "grid-monitoring",
   });
@@ -13,6 +13,7 @@ Deno.test("helpLinks() opens the English book with the documentation key as a qu
     faq: "/help/en/faq.html?key=demo",
     troubleshooting: "/help/en/troubleshooting.html?key=demo",
     general: "/help/en/index.html?key=demo",
+    about: "/help/en/about.html?key=demo",
   });
 });
 

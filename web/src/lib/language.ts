@@ -20,7 +20,7 @@ export function resolveLanguage(candidates: readonly unknown[]): UiLanguage {
   return "en";
 }
 
-/** The help centre has English and French books only. */
-export function helpLanguage(language: string): "en" | "fr" {
-  return toUiLanguage(language) === "fr" ? "fr" : "en";
+/** The help centre has a book in each interface language (scripts/help/build.ts). */
+export function helpLanguage(language: string): UiLanguage {
+  return toUiLanguage(language) ?? "en";
 }

@@ -17,8 +17,9 @@ Deno.test("toUiLanguage() normalises region tags and case", () => {
   assert.equal(toUiLanguage("es"), null);
 });
 
-Deno.test("helpLanguage() opens French books for French users and English otherwise", () => {
+Deno.test("helpLanguage() opens the book of the user's language, English for any other", () => {
   assert.equal(helpLanguage("fr"), "fr");
-  assert.equal(helpLanguage("de"), "en");
-  assert.equal(helpLanguage("uk"), "en");
+  assert.equal(helpLanguage("de-CH"), "de");
+  assert.equal(helpLanguage("uk"), "uk");
+  assert.equal(helpLanguage("it"), "en");
 });

@@ -37,13 +37,18 @@ export interface ModuleDefinition {
   voltageSwitch: boolean;
   /** The header shows the Auto/Manual run-mode switch. */
   runModeSwitch: boolean;
+  /**
+   * The screen exists in this version. A module not built yet keeps its route (an honest
+   * placeholder), but the mega menu greys it with the reason and no start page leads to it.
+   */
+  built: boolean;
 }
 
 function define(
   id: ModuleId,
   path: AppPath,
   access: RouteAccess,
-  options: { voltageSwitch?: boolean; runModeSwitch?: boolean } = {},
+  options: { voltageSwitch?: boolean; runModeSwitch?: boolean; built?: boolean } = {},
 ): ModuleDefinition {
   return {
     id,
@@ -52,17 +57,26 @@ function define(
     helpPage: id,
     voltageSwitch: options.voltageSwitch ?? false,
     runModeSwitch: options.runModeSwitch ?? false,
+    built: options.built ?? true,
   };
 }
+
+/** Modules whose screens come with a later version (their pages say so). */
+const NOT_BUILT = { built: false } as const;
 
 /** Every module of spec 2.1 with its key from docs/contracts.md. */
 export const MODULES: Readonly<Record<ModuleId, ModuleDefinition>> = {
   "user-settings": define("user-settings", "/user-settings", { key: "user-settings" }),
-  "data-export": define("data-export", "/data-export", { key: "hes:data-export" }),
+  "data-export": define("data-export", "/data-export", { key: "hes:data-export" }, NOT_BUILT),
   "infrastructure-setup": define("infrastructure-setup", "/infrastructure-setup", {
     key: "hes:infrastructure-setup",
   }),
-  "scada-connector": define("scada-connector", "/scada-connector", { key: "hes:scada-connector" }),
+  "scada-connector": define(
+    "scada-connector",
+    "/scada-connector",
+    { key: "hes:scada-connector" },
+    NOT_BUILT,
+  ),
   "user-management": define("user-management", "/user-management", {
     key: "hes:um",
     adminOnly: true,
@@ -74,7 +88,7 @@ export const MODULES: Readonly<Record<ModuleId, ModuleDefinition>> = {
   "api-settings": define("api-settings", "/api-settings", {
     key: "hes:api-clients",
     adminOnly: true,
-  }),
+  }, NOT_BUILT),
   "metering-information": define(
     "metering-information",
     "/metering-information",
@@ -99,8 +113,8 @@ export const MODULES: Readonly<Record<ModuleId, ModuleDefinition>> = {
   ),
   "power-quality": define("power-quality", "/power-quality/reports", {
     key: "app:power-quality",
-  }),
-  "api-doc": define("api-doc", "/api-doc", { key: "app:api-doc" }),
+  }, NOT_BUILT),
+  "api-doc": define("api-doc", "/api-doc", { key: "app:api-doc" }, NOT_BUILT),
   "io-monitoring": define("io-monitoring", "/io-monitoring", {
     key: "app:io-monitoring",
     requiresCustomerApplication: true,
@@ -110,4 +124,13 @@ export const MODULES: Readonly<Record<ModuleId, ModuleDefinition>> = {
 /** The module whose help page or switches apply to `id`, or `undefined`. */
 export function moduleById(id: string | undefined): ModuleDefinition | undefined {
   return id && Object.hasOwn(MODULES, id) ? MODULES[id as ModuleId] : undefined;
+}
+
+/**
+ * The module a path belongs to, by its first segment (`/visual-statistics/compare` belongs to
+ * visual statistics); `undefined` for paths outside the registry.
+ */
+export function moduleOfPath(path: string): ModuleDefinition | undefined {
+  const root = `/${path.replace(/[?#].*$/, "").split("/")[1] ?? ""}`;
+  return Object.values(MODULES).find((m) => `/${m.path.split("/")[1] ?? ""}` === root);
 }

@@ -2,12 +2,15 @@
 import { type AccessContext, type AccessDenial, denialReason, isAdminOf } from "./access.ts";
 import { type AppPath, type ModuleId, MODULES } from "./modules.ts";
 
+/** Why a mega-menu entry is greyed out: the access guard's reason, or a module not built yet. */
+export type MenuDenial = AccessDenial | "not-built";
+
 /** One entry of the mega menu. */
 export interface MenuEntry {
   id: ModuleId;
   path: AppPath;
   /** `null` when the entry is clickable, else why it is greyed out. */
-  denial: AccessDenial;
+  denial: MenuDenial;
   /** The entry leads to a voltage page, so the current voltage is carried along. */
   carriesVoltage: boolean;
 }
@@ -40,7 +43,7 @@ function entry(id: ModuleId, ctx: AccessContext): MenuEntry {
   return {
     id,
     path: module.path,
-    denial: denialReason(module.access, ctx),
+    denial: module.built ? denialReason(module.access, ctx) : "not-built",
     carriesVoltage: module.voltageSwitch,
   };
 }

@@ -23,9 +23,9 @@ Deno.test("globalSettingsEntry() leads grid monitoring admins to /grid-monitorin
   ]);
 });
 
-Deno.test("globalSettingsEntry() leads API clients admins to /api-settings", () => {
+Deno.test("globalSettingsEntry() leads API clients admins to /api-settings (not built yet)", () => {
   const e = globalSettingsEntry(ctx(["hes:api-clients:admin", "app:grid-monitoring:user"]));
-  assert.deepEqual([e.path, e.denial], ["/api-settings", null]);
+  assert.deepEqual([e.path, e.denial], ["/api-settings", "not-built"]);
 });
 
 Deno.test("globalSettingsEntry() is greyed out for users who administer none of them", () => {
@@ -37,9 +37,35 @@ Deno.test("buildMegaMenu() greys out modules without a role and keeps open ones 
   const menu = buildMegaMenu(ctx(["app:grid-monitoring:user"]));
   const denial = (id: string) => menu.modules.find((m) => m.id === id)?.denial;
   assert.equal(denial("grid-monitoring"), null);
-  assert.equal(denial("power-quality"), "no-role");
-  assert.equal(denial("api-doc"), null);
-  assert.equal(menu.dataExport.denial, null);
+  assert.equal(denial("visual-statistics"), "no-role");
+  assert.equal(denial("metering-information"), "no-role");
+});
+
+Deno.test("buildMegaMenu() greys out the modules not built yet, even for an admin of all", () => {
+  const all = [
+    "hes:data-export:admin",
+    "hes:scada-connector:admin",
+    "hes:api-clients:admin",
+    "app:power-quality:admin",
+    "app:api-doc:admin",
+    "app:grid-monitoring:admin",
+    "hes:infrastructure-setup:admin",
+  ];
+  const menu = buildMegaMenu(ctx(all));
+  const entries = [...menu.toolset, menu.dataExport, ...menu.modules];
+  const greyed = entries.filter((e) => e.denial === "not-built").map((e) => e.id).sort();
+  assert.deepEqual(greyed, [
+    "api-doc",
+    "api-settings",
+    "data-export",
+    "power-quality",
+    "scada-connector",
+  ]);
+  const denial = (id: string) => entries.find((e) => e.id === id)?.denial;
+  assert.equal(denial("grid-monitoring"), null);
+  assert.equal(denial("infrastructure-setup"), null);
+  // An API clients admin's Settings icon leads to /api-settings, which is not built either.
+  assert.equal(globalSettingsEntry(ctx(["hes:api-clients:admin"])).denial, "not-built");
 });
 
 Deno.test("buildMegaMenu() lists IO Monitoring only when the customer's applications include it", () => {

@@ -16,7 +16,12 @@ export {
   MAX_TEXT,
   RANGES,
 } from "../../../modules/customers/settings_rules.ts";
-import { MAX_DOMAINS, MAX_TEXT, RANGES } from "../../../modules/customers/settings_rules.ts";
+import {
+  COUNTRY_CODES,
+  MAX_DOMAINS,
+  MAX_TEXT,
+  RANGES,
+} from "../../../modules/customers/settings_rules.ts";
 export type RangeField = keyof typeof RANGES;
 /** Logo uploads: JPEG or PNG, at most 3 MB, 512x512 recommended (spec 5). */
 export const MAX_LOGO_BYTES = 3 * 1024 * 1024;
@@ -29,18 +34,14 @@ export type FieldErrors = Record<string, FieldError>;
 
 const EMAIL = /^[^\s@]{1,64}@([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-const NOT_COUNTRIES = new Set(["EU", "EZ", "UN", "QO", "ZZ"]);
 
-/** ISO 3166-1 alpha-2 codes the browser can name, with their names in `language`. */
+/**
+ * The current ISO 3166-1 countries (the server's list) with their names in `language`; a code
+ * the browser cannot name shows as the code.
+ */
 export function countries(language: string): { code: string; name: string }[] {
-  const names = new Intl.DisplayNames([language, "en"], { type: "region", fallback: "none" });
-  const letters = [..."ABCDEFGHIJKLMNOPQRSTUVWXYZ"];
-  return letters.flatMap((a) => letters.map((b) => a + b))
-    .filter((code) => !NOT_COUNTRIES.has(code))
-    .flatMap((code) => {
-      const name = names.of(code);
-      return name ? [{ code, name }] : [];
-    })
+  const names = new Intl.DisplayNames([language, "en"], { type: "region", fallback: "code" });
+  return COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code }))
     .sort((x, y) => x.name.localeCompare(y.name, language));
 }
 

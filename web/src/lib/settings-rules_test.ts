@@ -90,11 +90,16 @@ Deno.test("checkThresholds() keys errors like the server's fields", () => {
   );
 });
 
-Deno.test("countries() lists real countries with names, without EU or UN", () => {
+Deno.test("countries() lists the 249 current ISO 3166-1 countries, no pseudo or withdrawn code", () => {
   const list = countries("en");
+  assert.equal(list.length, 249);
   assert.ok(list.some((c) => c.code === "CH" && c.name === "Switzerland"));
-  assert.ok(!list.some((c) => c.code === "EU" || c.code === "UN"));
-  assert.ok(list.length > 200);
+  assert.ok(list.some((c) => c.code === "SS"), "South Sudan (2011)");
+  for (const gone of ["EU", "UN", "XA", "XB", "XK", "DD", "YU", "SU", "CS", "AN", "TP", "ZZ"]) {
+    assert.ok(!list.some((c) => c.code === gone), gone);
+  }
+  const french = countries("fr");
+  assert.ok(french.some((c) => c.code === "CH" && c.name === "Suisse"));
 });
 
 Deno.test("checkNumber() allows 6 decimals for map coordinates", () => {

@@ -65,10 +65,15 @@ const START_PAGE_MODULES: readonly ModuleId[] = [
   "io-monitoring",
 ];
 
-/** The start pages a user with the context's apps_roles can open. */
-export function reachableStartPages(ctx: AccessContext): { id: ModuleId; path: string }[] {
+/**
+ * The start pages a user with the context's apps_roles can open (what the server accepts);
+ * `built: false` marks a module not built yet, which the choice no longer offers.
+ */
+export function reachableStartPages(
+  ctx: AccessContext,
+): { id: ModuleId; path: string; built: boolean }[] {
   return START_PAGE_MODULES.filter((id) => denialReason(MODULES[id].access, ctx) === null)
-    .map((id) => ({ id, path: MODULES[id].path }));
+    .map((id) => ({ id, path: MODULES[id].path, built: MODULES[id].built }));
 }
 
 /** The role the entries give for a module key, or `null`. */

@@ -16,6 +16,7 @@ import {
   setWorkerUrl,
 } from "maplibre-gl";
 import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
 import { cn } from "../ui/cn.ts";
 import {
   addBasemap,
@@ -82,6 +83,7 @@ export function GridMap({
   unavailableText: string;
   className?: string;
 }) {
+  const { t } = useTranslation("common");
   const containerRef = useRef<HTMLDivElement | null>(null);
   const mapRef = useRef<MapLibre | null>(null);
   const popupRef = useRef<Popup | null>(null);
@@ -115,6 +117,13 @@ export function GridMap({
         maxZoom: MAP_DEFAULTS.maxZoom,
         maxBounds: new LngLatBounds(MAP_DEFAULTS.bounds[0], MAP_DEFAULTS.bounds[1]),
         attributionControl: false,
+        // maplibre's own control texts, in the user's language.
+        locale: {
+          "NavigationControl.ZoomIn": t("map.zoomIn"),
+          "NavigationControl.ZoomOut": t("map.zoomOut"),
+          "NavigationControl.ResetBearing": t("map.resetBearing"),
+          "Popup.Close": t("map.closePopup"),
+        },
       });
     } catch {
       setFailed(true);

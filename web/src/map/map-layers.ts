@@ -4,16 +4,9 @@ import { useEffect, useState } from "react";
 import { api } from "../lib/api.ts";
 import type { MapOverlay } from "./map-types.ts";
 
-/** A stored layer without its content. */
-export interface MapLayerInfo {
-  id: string;
-  name: string;
-  file_name: string;
-  format: "KML" | "GEOJSON";
-  size_bytes: number;
-  feature_count: number;
-  created_at: string;
-}
+/** A stored layer without its content (the grid contract's `MapLayerDto`). */
+export type { MapLayerDto as MapLayerInfo } from "../../../modules/grid/contract.ts";
+import type { MapLayerDto as MapLayerInfo } from "../../../modules/grid/contract.ts";
 
 /**
  * Loads the layer list and the GeoJSON of each layer (kept across reloads of the list).

@@ -21,7 +21,8 @@ export function FormField({
 }: {
   label: ReactNode;
   hint?: ReactNode;
-  error?: string | null | undefined;
+  /** The error text, e.g. a catalogue text with its code in small print. */
+  error?: ReactNode;
   className?: string;
   children: (control: FieldControlProps) => ReactElement;
 }) {

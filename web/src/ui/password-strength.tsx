@@ -15,17 +15,20 @@ const NONE = { length: false, uppercase: false, lowercase: false, digit: false, 
 
 /**
  * The live password check of a form: a strength meter (zxcvbn score), the character rules of
- * spec 5 ticked as they hold, and the first broken rule with its code, as the server would
- * answer it.
+ * spec 5 ticked as they hold, and the first broken rule with its code in small print, as the
+ * server would answer it. `fieldHasError`: the form already shows the password's error under the
+ * field, so the live line stays hidden (one message, not two).
  */
 export function PasswordStrength({
   password,
   owner,
   id,
+  fieldHasError = false,
 }: {
   password: string;
   owner: PasswordOwner;
   id?: string;
+  fieldHasError?: boolean;
 }) {
   const { t } = useTranslation(["users", "errors"]);
   const { name, email } = owner;
@@ -78,7 +81,7 @@ export function PasswordStrength({
           </li>
         ))}
       </ul>
-      {password && check.code !== null
+      {password && check.code !== null && !fieldHasError
         ? (
           <p className="text-xs text-state-critical">
             {t(`errors:${PASSWORD_CODE_KEYS[check.code]}`)}{" "}

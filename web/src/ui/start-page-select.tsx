@@ -1,6 +1,7 @@
 /**
  * The start-page choice of user management and My Profile: the configured default, the pages
- * the user's access reaches (web/src/lib/user-rules.ts), and a stored page no longer reachable.
+ * the user's access reaches (web/src/lib/user-rules.ts) among the built modules, and a stored
+ * page no longer reachable or not built.
  */
 import type { ComponentProps } from "react";
 import { useTranslation } from "react-i18next";
@@ -15,11 +16,13 @@ export function StartPageSelect({
 }: Omit<ComponentProps<"select">, "value" | "onChange"> & {
   value: string | null;
   onChange: (path: string | null) => void;
-  startPages: readonly { id: string; path: string }[];
+  /** Pages with `built: false` (a module not built yet) are not offered. */
+  startPages: readonly { id: string; path: string; built?: boolean }[];
   /** The empty choice: the configured default start page. */
   defaultLabel: string;
 }) {
   const { t } = useTranslation("modules");
+  const offered = startPages.filter((page) => page.built !== false);
   return (
     <Select
       {...control}
@@ -27,10 +30,10 @@ export function StartPageSelect({
       onChange={(e) => onChange(e.target.value || null)}
     >
       <option value="">{defaultLabel}</option>
-      {value && !startPages.some((s) => s.path === value)
+      {value && !offered.some((s) => s.path === value)
         ? <option value={value}>{value}</option>
         : null}
-      {startPages.map((page) => (
+      {offered.map((page) => (
         <option key={page.path} value={page.path}>
           {t(`${page.id}.title`)} ({page.path})
         </option>

@@ -1,6 +1,7 @@
 import * as ToastPrimitive from "@radix-ui/react-toast";
 import { CircleCheck, TriangleAlert } from "lucide-react";
 import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import { cn } from "./cn.ts";
 
 /** One short message shown at the bottom left (spec 8.1 places error toasts there). */
@@ -15,8 +16,13 @@ export function Toast({
   tone?: "success" | "error";
   children: ReactNode;
 }) {
+  const { t } = useTranslation("common");
   return (
-    <ToastPrimitive.Provider swipeDirection="left" duration={tone === "error" ? 8000 : 4000}>
+    <ToastPrimitive.Provider
+      swipeDirection="left"
+      duration={tone === "error" ? 8000 : 4000}
+      label={t("toast.label")}
+    >
       <ToastPrimitive.Root
         open={open}
         onOpenChange={onOpenChange}
@@ -33,7 +39,10 @@ export function Toast({
           : <CircleCheck aria-hidden className="size-4 shrink-0 text-state-ok" />}
         <ToastPrimitive.Description>{children}</ToastPrimitive.Description>
       </ToastPrimitive.Root>
-      <ToastPrimitive.Viewport className="fixed bottom-10 left-4 z-50 flex w-96 max-w-[90vw] flex-col gap-2 outline-none" />
+      <ToastPrimitive.Viewport
+        label={t("toast.region")}
+        className="fixed bottom-10 left-4 z-50 flex w-96 max-w-[90vw] flex-col gap-2 outline-none"
+      />
     </ToastPrimitive.Provider>
   );
 }

@@ -191,7 +191,7 @@ export function CustomMonitoringSection(
             : <Loader className="min-h-12" />
           : requests.data.length === 0
           ? <p className="text-sm text-muted-foreground">{t("custom.noRequests")}</p>
-          : <RequestsTable requests={requests.data} />}
+          : <RequestsTable requests={requests.data} feeders={node.feeders} />}
       </div>
 
       <div className="flex flex-wrap items-center gap-2 border-t pt-2 text-xs text-muted-foreground">

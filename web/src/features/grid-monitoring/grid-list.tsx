@@ -8,7 +8,8 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useFormatters } from "../../lib/use-formatters.ts";
 import { cn } from "../../ui/cn.ts";
-import type { ListRow } from "./logic.ts";
+import { GRID_STATES, type GridState } from "./grid-types.ts";
+import type { ListRow, StateCounts } from "./logic.ts";
 import { STATE_LOOK, StateBadge } from "./state-look.tsx";
 
 const HEIGHT: Record<ListRow["kind"], number> = { station: 34, mv: 30, lv: 30, node: 46 };
@@ -128,19 +129,16 @@ export function GridList({
                 key={`${row.kind}-${row.id}`}
                 style={style}
                 className={cn(
-                  "absolute inset-x-0 flex items-center gap-2 border-b pr-3 text-xs",
+                  COLUMNS,
+                  "absolute inset-x-0 gap-2 border-b pr-3 text-xs",
                   INDENT[row.kind],
                   row.kind === "station"
                     ? "bg-surface-muted font-semibold text-foreground"
                     : "font-medium text-muted-foreground",
                 )}
               >
-                <span
-                  aria-hidden
-                  className={cn("size-2 shrink-0 rounded-full", STATE_LOOK[row.state].dot)}
-                />
                 <span className="truncate">{row.name}</span>
-                <span className="sr-only">{t(`states.${row.state}`)}</span>
+                <StateDistribution counts={row.counts} />
               </div>
             );
           }
@@ -184,5 +182,48 @@ export function GridList({
         })}
       </div>
     </div>
+  );
+}
+
+/**
+ * A group's nodes per state: a thin bar with a segment per state and the count of each state
+ * with its icon, so one silent node shows as "1 no data" beside the others, not as a grey group.
+ */
+function StateDistribution({ counts }: { counts: StateCounts }) {
+  const { t } = useTranslation("grid-monitoring");
+  const present = GRID_STATES.filter((s) => (counts[s] ?? 0) > 0);
+  const total = present.reduce((sum, s) => sum + counts[s]!, 0);
+  const label = present.map((s: GridState) => `${counts[s]} ${t(`states.${s}`)}`).join(", ");
+  return (
+    <span
+      className="col-span-2 flex min-w-0 items-center justify-end gap-2"
+      title={label}
+      data-testid="state-distribution"
+    >
+      <span className="sr-only">{label}</span>
+      <span aria-hidden className="flex items-center gap-1.5 font-normal">
+        {present.map((s) => (
+          <span
+            key={s}
+            className={cn(
+              "tabular inline-flex items-center gap-0.5 [&_svg]:size-3",
+              STATE_LOOK[s].text,
+            )}
+          >
+            {STATE_LOOK[s].icon}
+            {counts[s]}
+          </span>
+        ))}
+      </span>
+      <span aria-hidden className="flex h-1.5 w-16 shrink-0 overflow-hidden rounded-full bg-border">
+        {present.map((s) => (
+          <span
+            key={s}
+            className={STATE_LOOK[s].dot}
+            style={{ width: `${(100 * counts[s]!) / total}%` }}
+          />
+        ))}
+      </span>
+    </span>
   );
 }

@@ -25,8 +25,9 @@ import { Loader, LoadError } from "../../ui/loader.tsx";
 import { Notice } from "../../ui/notice.tsx";
 import { Page } from "../../ui/page.tsx";
 import { Spinner } from "../../ui/spinner.tsx";
+import { StructureMissing } from "../../ui/structure-missing.tsx";
 import { GridList } from "./grid-list.tsx";
-import { listRows } from "./logic.ts";
+import { findNode, type ListFilter, listRows, mvAvailable, passesFilter } from "./logic.ts";
 import {
   GRID_STATES,
   type GridState,
@@ -40,7 +41,8 @@ import { STATE_LOOK } from "./state-look.tsx";
 import { StatusFilter } from "./status-filter.tsx";
 import { REFRESH_MS, useLiveLoad } from "../../lib/use-live-load.ts";
 
-const isState = (v: unknown): v is GridState => GRID_STATES.includes(v as GridState);
+const isFilter = (v: unknown): v is ListFilter =>
+  v === "ALARMS" || GRID_STATES.includes(v as GridState);
 const WIDTH_KEY = "gw.gridMonitoring.listWidth";
 const route = getRouteApi("/grid-monitoring");
 type GridMonitoringSearch = ReturnType<typeof route.useSearch>;
@@ -61,7 +63,7 @@ export function GridMonitoringPage() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const level: Level = voltageOf(search) === "mv" ? "MV" : "LV";
-  const filter = isState(search.state) ? search.state : null;
+  const filter = isFilter(search.state) ? search.state : null;
   const query = search.q ?? "";
   const selected = search.node || null;
   const period: Period = PERIODS.find((p) => p === search.period) ?? "24h";
@@ -85,12 +87,15 @@ export function GridMonitoringPage() {
     runMode === "auto" ? REFRESH_MS : null,
   );
   const data = status.data;
-  useMvAvailability(data?.has_mv_values ?? true);
+  // The toggle follows the selected node (spec 2.4), not only the grid.
+  useMvAvailability(mvAvailable(data ?? null, selected));
+  // A node opened at MV (a shared link, a reload) that has no MV values: no dead end.
+  const selectedMissing = data !== null && selected !== null && !findNode(data, selected);
 
   const matches = useMemo(() => {
     const q = query.trim().toLowerCase();
     return (n: NodeStatus) =>
-      (!filter || n.state === filter) &&
+      passesFilter(n, filter) &&
       (!q || n.name.toLowerCase().includes(q) || n.electrical_work.name.toLowerCase().includes(q));
   }, [filter, query]);
   const rows = useMemo(() => (data ? listRows(data, matches) : []), [data, matches]);
@@ -176,7 +181,7 @@ export function GridMonitoringPage() {
       </EmptyState>
     );
   } else if (nodeCount === 0) {
-    body = <EmptyState icon={<Network />} title={t("noStructure")} />;
+    body = <StructureMissing />;
   } else {
     body = (
       <div className="flex min-h-[32rem] flex-1 flex-col gap-3">
@@ -220,7 +225,11 @@ export function GridMonitoringPage() {
                 <EmptyState
                   className="m-3 border-0"
                   title={t("filter.none")}
-                  description={filter ? t(`states.${filter}`) : query}
+                  description={filter === "ALARMS"
+                    ? t("filter.alarms")
+                    : filter
+                    ? t(`states.${filter}`)
+                    : query}
                 >
                   <Button
                     size="sm"
@@ -258,7 +267,37 @@ export function GridMonitoringPage() {
                 }))}
               />
             </div>
-            {selected
+            {selected && selectedMissing
+              ? (
+                <aside
+                  data-testid="node-panel"
+                  className="flex min-h-0 min-w-0 flex-1 flex-col overflow-hidden rounded-lg border bg-surface 2xl:max-w-[46rem]"
+                >
+                  <EmptyState
+                    className="m-3 border-0"
+                    icon={<Network />}
+                    title={level === "MV" ? t("noMvNode.title") : t("missingNode.title")}
+                    description={level === "MV"
+                      ? t("noMvNode.description")
+                      : t("missingNode.description")}
+                  >
+                    {level === "MV"
+                      ? (
+                        <Button
+                          variant="secondary"
+                          onClick={() => setSearch({ voltage: "lv" }, false)}
+                        >
+                          {t("noMvNode.showLv")}
+                        </Button>
+                      )
+                      : null}
+                    <Button variant="ghost" onClick={() => select(null)}>
+                      {t("missingNode.close")}
+                    </Button>
+                  </EmptyState>
+                </aside>
+              )
+              : selected
               ? (
                 <NodePanel
                   key={`${selected}|${level}`}

@@ -13,6 +13,7 @@ import {
   type ThresholdsForm,
 } from "../../lib/settings-rules.ts";
 import { useAsync } from "../../lib/use-async.ts";
+import { useErrorText } from "../../lib/use-error-text.ts";
 import { useUnsavedGuard } from "../../lib/use-unsaved-guard.ts";
 import { Button } from "../../ui/button.tsx";
 import { FormField } from "../../ui/form-field.tsx";
@@ -20,7 +21,15 @@ import { Input } from "../../ui/input.tsx";
 import { AsyncState } from "../../ui/loader.tsx";
 import { Page } from "../../ui/page.tsx";
 import { Toast } from "../../ui/toast.tsx";
-import { TriggerEditor } from "./trigger-editor.tsx";
+import type { Trigger } from "./grid-types.ts";
+import {
+  loadTriggers,
+  saveTrigger,
+  triggerErrors,
+  TriggerFields,
+  triggerForm,
+  wideTrigger,
+} from "./trigger-editor.tsx";
 import type { GridMonitoringSettingsDto } from "../../../../modules/customers/contract.ts";
 
 /** What `GET /csm/customers/{cid}/grid-monitoring-settings` answers. */
@@ -36,20 +45,34 @@ const toForm = (s: GridMonitoringSettings): ThresholdsForm => ({
 
 /**
  * /grid-monitoring-settings: the warning thresholds and the automatic custom monitoring trigger,
- * for grid monitoring admins.
+ * for grid monitoring admins, saved together with one Save button.
  */
 export function GridMonitoringSettingsPage() {
   const { customer } = useSession();
   const path = `/csm/customers/${encodeURIComponent(customer.key)}/grid-monitoring-settings`;
-  const state = useAsync((signal) => api.get<GridMonitoringSettings>(path, { signal }), [path]);
+  const state = useAsync(
+    async (signal) => ({
+      settings: await api.get<GridMonitoringSettings>(path, { signal }),
+      triggers: await loadTriggers(signal),
+    }),
+    [path],
+  );
   return (
     <AsyncState state={state} onRetry={state.reload}>
-      {(settings) => <ThresholdsEditor path={path} initial={settings} />}
+      {({ settings, triggers }) => (
+        <SettingsEditor path={path} initial={settings} triggers={triggers} />
+      )}
     </AsyncState>
   );
 }
 
-function ThresholdsEditor({ path, initial }: { path: string; initial: GridMonitoringSettings }) {
+function SettingsEditor(
+  { path, initial, triggers }: {
+    path: string;
+    initial: GridMonitoringSettings;
+    triggers: Trigger[];
+  },
+) {
   const { t } = useTranslation(["settings", "modules", "errors"]);
   const { customer } = useSession();
   const setCustomer = useSetAtom(customerAtom);
@@ -57,35 +80,59 @@ function ThresholdsEditor({ path, initial }: { path: string; initial: GridMonito
   const [saved, setSaved] = useState(initial);
   const [form, setForm] = useState(() => toForm(initial));
   const [errors, setErrors] = useState<FieldErrors>({});
+  const wide = wideTrigger(triggers);
+  const [trigger, setTrigger] = useState(wide.trigger);
+  const [trigForm, setTrigForm] = useState(() => triggerForm(wide.trigger));
+  const [tried, setTried] = useState(false);
   const [toast, setToast] = useState<{ tone: "success" | "error"; text: string } | null>(null);
-  const dirty = JSON.stringify(form) !== JSON.stringify(toForm(saved));
+  const thresholdsDirty = JSON.stringify(form) !== JSON.stringify(toForm(saved));
+  const triggerDirty = JSON.stringify(trigForm) !== JSON.stringify(triggerForm(trigger));
+  const dirty = thresholdsDirty || triggerDirty;
   useUnsavedGuard(dirty);
 
+  const errorText = useErrorText();
   const saving = useAction(async () => {
     try {
-      const body = {
-        warning_thresholds: Object.fromEntries(
-          FIELDS.map((f) => [f, Number(form[f].trim().replace(",", "."))]),
-        ),
-      };
-      const next = await api.put<GridMonitoringSettings>(path, body, { handleErrors: true });
-      setSaved(next);
-      setForm(toForm(next));
-      const merge = <C extends { key: string }>(c: C) =>
-        c.key === customer.key ? { ...c, warning_thresholds: next.warning_thresholds } : c;
-      setCustomer((c) => (c ? merge(c) : c));
-      setCustomers((list) => list.map(merge));
+      if (thresholdsDirty) {
+        const body = {
+          warning_thresholds: Object.fromEntries(
+            FIELDS.map((f) => [f, Number(form[f].trim().replace(",", "."))]),
+          ),
+        };
+        const next = await api.put<GridMonitoringSettings>(path, body, { handleErrors: true });
+        setSaved(next);
+        setForm(toForm(next));
+        const merge = <C extends { key: string }>(c: C) =>
+          c.key === customer.key ? { ...c, warning_thresholds: next.warning_thresholds } : c;
+        setCustomer((c) => (c ? merge(c) : c));
+        setCustomers((list) => list.map(merge));
+      }
+      if (triggerDirty) {
+        const next = await saveTrigger(trigForm, trigger?.id ?? null);
+        setTrigger(next);
+        setTrigForm(triggerForm(next));
+      }
+      setTried(false);
       setToast({ tone: "success", text: t("saved") });
     } catch (error) {
       const body = error instanceof ApiError ? error.body : null;
       setErrors(serverErrors(body, { field: (path) => path }).fields as FieldErrors);
-      setToast({ tone: "error", text: t("logo.saveFailed") });
+      const failure = errorText(error);
+      setToast({
+        tone: "error",
+        text: failure.code === undefined
+          ? t("logo.saveFailed")
+          : `${failure.text} (${failure.code})`,
+      });
     }
   });
   function save() {
     const found = checkThresholds(form);
     setErrors(found);
-    if (!Object.keys(found).length) void saving.run();
+    setTried(true);
+    if (Object.keys(found).length) return;
+    if (triggerDirty && triggerErrors(trigForm)) return;
+    void saving.run();
   }
 
   const nominal = Number.parseFloat(saved.default_lv_nominal_voltage?.split("/")[0] ?? "");
@@ -108,7 +155,9 @@ function ThresholdsEditor({ path, initial }: { path: string; initial: GridMonito
             disabled={!dirty || saving.busy}
             onClick={() => {
               setForm(toForm(saved));
+              setTrigForm(triggerForm(trigger));
               setErrors({});
+              setTried(false);
             }}
           >
             <Undo2 aria-hidden />
@@ -168,7 +217,22 @@ function ThresholdsEditor({ path, initial }: { path: string; initial: GridMonito
             {t("gridMonitoring.currentRule", { pct: form.overcurrent_pct || "–" })}
           </p>
         </section>
-        <TriggerEditor />
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            save();
+          }}
+        >
+          <TriggerFields
+            saved={trigger}
+            nodeTriggers={wide.nodeTriggers}
+            form={trigForm}
+            onChange={setTrigForm}
+            showErrors={tried && triggerDirty}
+          />
+          <button type="submit" hidden />
+        </form>
       </div>
       <Toast
         open={toast !== null}

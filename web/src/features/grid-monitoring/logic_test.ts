@@ -1,14 +1,15 @@
 import assert from "node:assert/strict";
 import type { GridStatus, NodeStatus } from "./grid-types.ts";
-import { alignPhases, deltaError, listRows } from "./logic.ts";
+import { alignPhases, deltaError, findNode, listRows, mvAvailable, passesFilter } from "./logic.ts";
 
-const node = (id: string, state: NodeStatus["state"]): NodeStatus => ({
+const node = (id: string, state: NodeStatus["state"], hasMv = false): NodeStatus => ({
   id,
   name: id,
   latitude: 47,
   longitude: 8,
   upstream_node_id: null,
   electrical_work: { name: id, type: "LV_CABINET" },
+  has_mv_values: hasMv,
   state,
   suppressed_by: null,
   last_value_at: null,
@@ -47,6 +48,22 @@ Deno.test("listRows: groups above their nodes, empty groups left out by a filter
   assert.deepEqual(listRows(status, () => false), []);
 });
 
+Deno.test("listRows: a group row counts its nodes per state, not one worst dot", () => {
+  const counts = (rows: ReturnType<typeof listRows>, id: string) => {
+    const row = rows.find((r) => r.id === id);
+    return row && row.kind !== "node" ? row.counts : undefined;
+  };
+  const rows = listRows(status, () => true);
+  assert.deepEqual(counts(rows, "s"), { OK: 2, UNDERVOLTAGE: 1 });
+  assert.deepEqual(counts(rows, "m"), { OK: 2, UNDERVOLTAGE: 1 });
+  assert.deepEqual(counts(rows, "l1"), { OK: 2 });
+  // A filter hides nodes, not the group's distribution.
+  assert.deepEqual(counts(listRows(status, (n) => n.state !== "OK"), "s"), {
+    OK: 2,
+    UNDERVOLTAGE: 1,
+  });
+});
+
 Deno.test("deltaError mirrors the server: required, 1 to 3000 A, at most 2 decimals", () => {
   assert.equal(deltaError(""), "required");
   assert.equal(deltaError("  "), "required");
@@ -66,4 +83,43 @@ Deno.test("alignPhases: one axis, nulls for missing values and a null slot in a 
   ]);
   assert.deepEqual(times, [0, 20_000, 40_000, 100_000]);
   assert.deepEqual(currents, [[1, 2, null, 3], [null, 5, null, 6]]);
+});
+
+Deno.test("mvAvailable() follows the selected node: disabled for a cabinet without MV values", () => {
+  const grid = {
+    ...status,
+    has_mv_values: true,
+    station_groups: [{
+      ...status.station_groups[0]!,
+      mv_feeder_groups: [{
+        ...status.station_groups[0]!.mv_feeder_groups[0]!,
+        lv_groups: [{
+          id: "l1",
+          name: "L1",
+          state: "OK" as const,
+          nodes: [
+            node("ts", "OK", true),
+            node("cab", "OK"),
+          ],
+        }],
+      }],
+    }],
+  } satisfies GridStatus;
+  assert.equal(mvAvailable(grid, null), true);
+  assert.equal(mvAvailable(grid, "ts"), true);
+  assert.equal(mvAvailable(grid, "cab"), false);
+  assert.equal(mvAvailable(grid, "unknown"), true);
+  assert.equal(mvAvailable(status, null), false, "a grid without MV values");
+  assert.equal(mvAvailable(null, "cab"), true, "nothing loaded yet");
+  assert.equal(findNode(grid, "cab")?.name, "cab");
+});
+
+Deno.test("passesFilter(): the alarm filter keeps nodes not OK that no upstream outage explains", () => {
+  const silent = node("s", "NO_DATA");
+  const downstream = { ...node("d", "NO_DATA"), suppressed_by: "s" };
+  assert.equal(passesFilter(silent, "ALARMS"), true);
+  assert.equal(passesFilter(downstream, "ALARMS"), false);
+  assert.equal(passesFilter(node("ok", "OK"), "ALARMS"), false);
+  assert.equal(passesFilter(downstream, "NO_DATA"), true);
+  assert.equal(passesFilter(downstream, null), true);
 });

@@ -1,4 +1,4 @@
-/** A node's custom monitoring requests, newest first, with their status. */
+/** A node's custom monitoring requests, newest first, with their feeder and status. */
 import { useTranslation } from "react-i18next";
 import { useFormatters } from "../../lib/use-formatters.ts";
 import { Badge, type BadgeTone } from "../../ui/badge.tsx";
@@ -12,7 +12,14 @@ const STATUS_TONE: Record<RequestStatus, BadgeTone> = {
   FINISHED: "neutral",
 };
 
-export function RequestsTable({ requests }: { requests: readonly CustomRequest[] }) {
+export function RequestsTable({
+  requests,
+  feeders,
+}: {
+  requests: readonly CustomRequest[];
+  /** The node's feeders, to name a request's feeder. */
+  feeders: readonly { id: string; name: string }[];
+}) {
   const { t } = useTranslation("grid-monitoring");
   const format = useFormatters();
   const durationText = useDurationText();
@@ -22,6 +29,7 @@ export function RequestsTable({ requests }: { requests: readonly CustomRequest[]
         <Row>
           <HeadCell>{t("custom.started")}</HeadCell>
           <HeadCell>{t("custom.kind")}</HeadCell>
+          <HeadCell>{t("detail.feeder")}</HeadCell>
           <HeadCell numeric>{t("custom.duration")}</HeadCell>
           <HeadCell numeric>{t("custom.status")}</HeadCell>
         </Row>
@@ -31,6 +39,11 @@ export function RequestsTable({ requests }: { requests: readonly CustomRequest[]
           <Row key={r.id}>
             <Cell className="tabular">{format.dateTime(r.started_at)}</Cell>
             <Cell>{t(`custom.kinds.${r.kind}`)}</Cell>
+            <Cell data-testid="request-feeder">
+              {r.feeder_id === null
+                ? t("custom.allFeeders")
+                : feeders.find((f) => f.id === r.feeder_id)?.name ?? r.feeder_id}
+            </Cell>
             <Cell numeric>{durationText(r.duration_min)}</Cell>
             <Cell numeric>
               <Badge tone={STATUS_TONE[r.status]} data-testid="request-status">

@@ -1,13 +1,15 @@
 /**
  * The bar above the grid-monitoring list: how many nodes are in each state (a click filters to
- * it), the alarms no upstream outage explains, and the search by node or electrical work.
+ * it), the alarms no upstream outage explains (a click filters to them), and the search by node
+ * or electrical work.
  */
 import { BellRing, Search } from "lucide-react";
 import { useTranslation } from "react-i18next";
-import { Badge } from "../../ui/badge.tsx";
 import { cn } from "../../ui/cn.ts";
+import { SOFT_TONE } from "../../ui/tones.ts";
 import { Input } from "../../ui/input.tsx";
-import { GRID_STATES, type GridState, type GridStatus } from "./grid-types.ts";
+import { GRID_STATES, type GridStatus } from "./grid-types.ts";
+import type { ListFilter } from "./logic.ts";
 import { StateBadge } from "./state-look.tsx";
 
 export function StatusFilter({
@@ -20,9 +22,9 @@ export function StatusFilter({
 }: {
   status: GridStatus;
   nodeCount: number;
-  filter: GridState | null;
+  filter: ListFilter | null;
   query: string;
-  onFilter: (state: GridState | undefined) => void;
+  onFilter: (filter: ListFilter | undefined) => void;
   onQuery: (query: string) => void;
 }) {
   const { t } = useTranslation("grid-monitoring");
@@ -67,16 +69,24 @@ export function StatusFilter({
           </button>
         ))}
       </div>
-      <Badge
-        tone={status.alarms ? "critical" : "ok"}
-        icon={<BellRing aria-hidden />}
-        className="h-8 rounded-md px-2.5 text-sm"
+      <button
+        type="button"
+        aria-pressed={filter === "ALARMS"}
+        onClick={() => onFilter(filter === "ALARMS" ? undefined : "ALARMS")}
         title={t("alarmsHint")}
         data-testid="alarms"
+        className={cn(
+          "tabular inline-flex h-8 items-center gap-1.5 rounded-md border px-2.5 text-sm font-medium transition-colors [&_svg]:size-3.5",
+          SOFT_TONE[status.alarms ? "critical" : "ok"],
+          filter === "ALARMS"
+            ? "border-primary ring-1 ring-primary"
+            : "border-transparent hover:border-border",
+        )}
       >
+        <BellRing aria-hidden />
         {t("alarms", { count: status.alarms })}
-      </Badge>
-      <label className="relative ml-auto w-56">
+      </button>
+      <label className="relative ml-auto w-64">
         <span className="sr-only">{t("searchLabel")}</span>
         <Search
           aria-hidden

@@ -1,130 +1,125 @@
 /**
  * The customer-wide automatic trigger of custom monitoring (spec 2.8, 5, 9): the absolute current
  * deltas for LV and MV (both required, 1 to 3000 A with 2 decimals, as the server checks), the
- * duration from the automatic list, and whether it is enabled.
+ * duration from the automatic list, and whether it is enabled. The fields only: the settings
+ * page saves them with its one Save button, and the badge says what is saved, not what is typed.
  */
-import { Save } from "lucide-react";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../../lib/api.ts";
-import { useAction } from "../../lib/use-action.ts";
-import { useErrorText } from "../../lib/use-error-text.ts";
 import { useFormatters } from "../../lib/use-formatters.ts";
-import { Button } from "../../ui/button.tsx";
+import { Badge } from "../../ui/badge.tsx";
 import { FormField } from "../../ui/form-field.tsx";
 import { Input } from "../../ui/input.tsx";
-import { Loader, LoadError } from "../../ui/loader.tsx";
-import { Notice } from "../../ui/notice.tsx";
 import { Select } from "../../ui/select.tsx";
 import { Switch } from "../../ui/switch.tsx";
 import { useDurationText } from "./custom-shared.ts";
 import { AUTOMATIC_DURATIONS, type Trigger } from "./grid-types.ts";
 import type { TriggerUpdateInput as TriggerUpdate } from "../../../../modules/monitoring/contract.ts";
 import { DELTA_MAX_A, DELTA_MIN_A, deltaError } from "./logic.ts";
-import { useLiveLoad } from "../../lib/use-live-load.ts";
 
 const BASE = "/evm/custom-monitoring/triggers";
 
-interface Form {
+/** The trigger's fields as typed. */
+export interface TriggerForm {
   lv: string;
   mv: string;
   duration: string;
   enabled: boolean;
 }
 
-const toForm = (t: Trigger | undefined): Form => ({
+/**
+ * The form of a saved trigger; without one the fields are empty and the switch off, so nothing
+ * reads "Enabled" before a trigger exists.
+ */
+export const triggerForm = (t: Trigger | undefined): TriggerForm => ({
   lv: t ? String(t.delta_lv_a) : "",
   mv: t ? String(t.delta_mv_a) : "",
   duration: String(t?.duration_min ?? 10),
-  enabled: t?.enabled ?? true,
+  enabled: t?.enabled ?? false,
 });
 
-export function TriggerEditor() {
-  const { t } = useTranslation("grid-monitoring");
-  const triggers = useLiveLoad<Trigger[]>(
-    (signal) => api.get(BASE, { signal, handleErrors: true }),
-    "triggers",
-    null,
-  );
-  if (!triggers.data) {
-    return triggers.error ? <LoadError onRetry={triggers.refresh} /> : <Loader />;
-  }
-  const list = triggers.data;
-  const wide = list.find((tr) => tr.node_id === null && tr.enabled) ??
-    list.find((tr) => tr.node_id === null);
-  const nodeTriggers = list.filter((tr) => tr.node_id !== null && tr.enabled).length;
-  return <Editor initial={wide} nodeTriggers={nodeTriggers} title={t("trigger.title")} />;
+/** The customer-wide trigger of a list (an enabled one first) and the nodes with their own. */
+export function wideTrigger(list: readonly Trigger[]): {
+  trigger: Trigger | undefined;
+  nodeTriggers: number;
+} {
+  return {
+    trigger: list.find((tr) => tr.node_id === null && tr.enabled) ??
+      list.find((tr) => tr.node_id === null),
+    nodeTriggers: list.filter((tr) => tr.node_id !== null && tr.enabled).length,
+  };
 }
 
-function Editor({
-  initial,
+/** The errors of the deltas, or `null` when both are valid. */
+export function triggerErrors(form: TriggerForm) {
+  const lv = deltaError(form.lv);
+  const mv = deltaError(form.mv);
+  return lv || mv ? { lv, mv } : null;
+}
+
+/** Creates or updates the customer-wide trigger from a valid form. */
+export function saveTrigger(form: TriggerForm, id: string | null): Promise<Trigger> {
+  const body: TriggerUpdate = {
+    delta_lv_a: Number(form.lv.trim().replace(",", ".")),
+    delta_mv_a: Number(form.mv.trim().replace(",", ".")),
+    duration_min: Number(form.duration),
+    enabled: form.enabled,
+  };
+  return id
+    ? api.put<Trigger>(`${BASE}/${id}`, body, { handleErrors: true })
+    : api.post<Trigger>(BASE, { node_id: null, ...body }, { handleErrors: true });
+}
+
+/** Loads the triggers of the customer. */
+export function loadTriggers(signal: AbortSignal): Promise<Trigger[]> {
+  return api.get<Trigger[]>(BASE, { signal, handleErrors: true });
+}
+
+export function TriggerFields({
+  saved,
   nodeTriggers,
-  title,
+  form,
+  onChange,
+  showErrors,
 }: {
-  initial: Trigger | undefined;
+  /** The trigger as stored (undefined: none yet). */
+  saved: Trigger | undefined;
   nodeTriggers: number;
-  title: string;
+  form: TriggerForm;
+  onChange: (form: TriggerForm) => void;
+  /** After a save attempt: the deltas' errors show. */
+  showErrors: boolean;
 }) {
   const { t } = useTranslation("grid-monitoring");
   const format = useFormatters();
-  const errorText = useErrorText();
   const durationText = useDurationText();
-  const [trigger, setTrigger] = useState(initial);
-  const [form, setForm] = useState(() => toForm(initial));
-  const [touched, setTouched] = useState(false);
-  const [saved, setSaved] = useState(false);
-  const saving = useAction((body: TriggerUpdate, id: string | null) =>
-    id
-      ? api.put<Trigger>(`${BASE}/${id}`, body, { handleErrors: true })
-      : api.post<Trigger>(BASE, { node_id: null, ...body }, { handleErrors: true })
-  );
-  const lvError = deltaError(form.lv);
-  const mvError = deltaError(form.mv);
   const message = (e: "required" | "range" | null) =>
-    !touched || !e ? null : e === "required" ? t("trigger.required") : t("trigger.range", {
+    !showErrors || !e ? null : e === "required" ? t("trigger.required") : t("trigger.range", {
       min: format.number(DELTA_MIN_A, 0),
       max: format.number(DELTA_MAX_A, 0),
     });
-  const dirty = JSON.stringify(form) !== JSON.stringify(toForm(trigger));
-
-  async function save() {
-    setTouched(true);
-    setSaved(false);
-    saving.reset();
-    if (lvError || mvError) return;
-    const next = await saving.run({
-      delta_lv_a: Number(form.lv.trim().replace(",", ".")),
-      delta_mv_a: Number(form.mv.trim().replace(",", ".")),
-      duration_min: Number(form.duration),
-      enabled: form.enabled,
-    }, trigger?.id ?? null);
-    if (!next) return;
-    setTrigger(next);
-    setForm(toForm(next));
-    setSaved(true);
-  }
-  const failure = saving.error ? errorText(saving.error) : null;
+  const status = saved ? (saved.enabled ? "enabled" : "disabled") : "none";
 
   return (
     <section
       className="flex flex-col gap-3 rounded-lg border bg-surface p-4"
       data-testid="trigger-editor"
+      aria-labelledby="trigger-title"
     >
-      <h2 className="text-sm font-semibold">{title}</h2>
+      <div className="flex items-center justify-between gap-2">
+        <h2 id="trigger-title" className="text-sm font-semibold">{t("trigger.title")}</h2>
+        <Badge
+          tone={status === "enabled" ? "ok" : "neutral"}
+          data-testid="trigger-status"
+        >
+          {t(`trigger.status.${status}`)}
+        </Badge>
+      </div>
       <p className="text-xs text-muted-foreground">{t("trigger.description")}</p>
-      {trigger ? null : <p className="text-xs text-muted-foreground">{t("trigger.none")}</p>}
-      <form
-        noValidate
-        className="grid gap-3 sm:grid-cols-3"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save();
-        }}
-      >
-        {([["lv", "trigger.deltaLv", lvError], ["mv", "trigger.deltaMv", mvError]] as const).map((
-          [key, label, error],
-        ) => (
-          <FormField key={key} label={t(label)} error={message(error)}>
+      {saved ? null : <p className="text-xs text-muted-foreground">{t("trigger.none")}</p>}
+      <div className="grid gap-3 sm:grid-cols-3">
+        {([["lv", "trigger.deltaLv"], ["mv", "trigger.deltaMv"]] as const).map(([key, label]) => (
+          <FormField key={key} label={t(label)} error={message(deltaError(form[key]))}>
             {(p) => (
               <Input
                 {...p}
@@ -135,7 +130,7 @@ function Editor({
                 max={DELTA_MAX_A}
                 step="0.01"
                 value={form[key]}
-                onChange={(e) => setForm((f) => ({ ...f, [key]: e.target.value }))}
+                onChange={(e) => onChange({ ...form, [key]: e.target.value })}
               />
             )}
           </FormField>
@@ -145,7 +140,7 @@ function Editor({
             <Select
               {...p}
               value={form.duration}
-              onValueChange={(duration) => setForm((f) => ({ ...f, duration }))}
+              onValueChange={(duration) => onChange({ ...form, duration })}
               options={AUTOMATIC_DURATIONS.map((m) => ({
                 value: String(m),
                 label: durationText(m),
@@ -153,28 +148,14 @@ function Editor({
             />
           )}
         </FormField>
-        <label className="flex items-center gap-2 text-sm sm:col-span-2">
+        <label className="flex items-center gap-2 text-sm sm:col-span-3">
           <Switch
             checked={form.enabled}
-            onCheckedChange={(enabled) => setForm((f) => ({ ...f, enabled }))}
+            onCheckedChange={(enabled) => onChange({ ...form, enabled })}
           />
           {t("trigger.enabled")}
         </label>
-        <div className="flex justify-end">
-          <Button type="submit" disabled={saving.busy || (!dirty && trigger !== undefined)}>
-            <Save aria-hidden />
-            {t("trigger.save")}
-          </Button>
-        </div>
-      </form>
-      {saved ? <Notice tone="ok">{t("trigger.saved")}</Notice> : null}
-      {failure
-        ? (
-          <Notice tone="critical" code={failure.code}>
-            {failure.text || t("trigger.saveFailed")}
-          </Notice>
-        )
-        : null}
+      </div>
       {nodeTriggers
         ? (
           <p className="text-xs text-muted-foreground">

@@ -10,9 +10,9 @@ import {
 import { useSession } from "../../lib/session-atoms.ts";
 import { Page } from "../../ui/page.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../ui/tabs.tsx";
-import { CellsTab } from "./cells-tab.tsx";
-import { GridStructureTab } from "./grid-structure-tab.tsx";
-import { IoConfigurationTab } from "./io-configuration-tab.tsx";
+import { CellsTab } from "./cells/cells-tab.tsx";
+import { GridStructureTab } from "./structure/grid-structure-tab.tsx";
+import { IoConfigurationTab } from "./io/io-configuration-tab.tsx";
 
 /** Tabs of the screen; the hash names the tab (#cells, #io-configuration), none is the grid. */
 export const SETUP_TABS = ["grid-structure", "cells", IO_CONFIGURATION_HASH] as const;
@@ -67,7 +67,8 @@ export function InfrastructureSetupPage() {
         <TabsContent value="grid-structure">
           <GridStructureTab />
         </TabsContent>
-        <TabsContent value="cells">
+        {/* The grid structure and I/O tabs keep their own top spacing; the cells tab gets it here. */}
+        <TabsContent value="cells" className="pt-3">
           <CellsTab />
         </TabsContent>
         {canIo

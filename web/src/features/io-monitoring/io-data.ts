@@ -52,6 +52,14 @@ export function searchWorks(
   );
 }
 
+/**
+ * A channel that sent nothing in the 2 days the newest values are looked for in: not wired, or
+ * long dead. The screen says "not in use" rather than a bare "no data".
+ */
+export function isUnused(channel: { value: number | null; at: string | null }): boolean {
+  return channel.value === null && channel.at === null;
+}
+
 /** Digital inputs that are on, and the newest data time, of an electrical work. */
 export function summary(work: IoElectricalWork): { inputsOn: number; lastData: string | null } {
   let inputsOn = 0;

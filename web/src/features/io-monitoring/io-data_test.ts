@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {
   type IoElectricalWork,
   isStale,
+  isUnused,
   parsePeriod,
   periodRange,
   searchWorks,
@@ -32,10 +33,12 @@ const work = (name: string, node: string, door: number | null, at: string | null
           system_type: "DRY_CONTACT",
           size: 2,
           resolution: 1,
+          scale: null,
           unit: "",
-          channels: [{ channel: 1, value: door, at, since: at }, {
+          channels: [{ channel: 1, value: door, scaled: null, at, since: at }, {
             channel: 2,
             value: 1,
+            scaled: null,
             at,
             since: at,
           }],
@@ -48,8 +51,9 @@ const work = (name: string, node: string, door: number | null, at: string | null
           system_type: "RELAY",
           size: 2,
           resolution: 1,
+          scale: null,
           unit: "",
-          channels: [{ channel: 1, value: 1, at, since: at }],
+          channels: [{ channel: 1, value: 1, scaled: null, at, since: at }],
         },
       ],
     }],
@@ -110,4 +114,9 @@ Deno.test("stepData() spans the whole period with gaps at the edges without a st
     times: [T0, T0 + 600_000, T0 + 600_001, T0 + 900_000, to],
     values: [1, 1, null, 0, null],
   });
+});
+
+Deno.test("isUnused(): a channel without any value in the 2 days looked at", () => {
+  assert.equal(isUnused({ value: null, at: null }), true);
+  assert.equal(isUnused({ value: 0, at: new Date(T0).toISOString() }), false);
 });

@@ -5,7 +5,7 @@
  * (URL ?period=24h|7d|30d); the search text lives in the URL too (?q=).
  */
 import { getRouteApi } from "@tanstack/react-router";
-import { Search, ToggleRight } from "lucide-react";
+import { Clock, Search, ToggleRight } from "lucide-react";
 import { useTranslation } from "react-i18next";
 import { api } from "../../lib/api.ts";
 import { useFormatters } from "../../lib/use-formatters.ts";
@@ -19,6 +19,7 @@ import { Page } from "../../ui/page.tsx";
 import {
   type IoElectricalWork,
   type IoElectricalWorks,
+  isStale,
   parsePeriod,
   type Period,
   searchWorks,
@@ -120,6 +121,7 @@ function WorkList(
   const { t } = useTranslation(["io-monitoring", "infrastructure"]);
   const format = useFormatters();
   const shown = searchWorks(works, query);
+  const now = Date.now();
   return (
     <nav
       aria-label={t("listLabel")}
@@ -167,9 +169,18 @@ function WorkList(
                         )
                         : null}
                     </span>
-                    <span className="text-xs text-muted-foreground">
+                    <span className="truncate text-xs text-muted-foreground">
                       {t(`infrastructure:electricalWorkTypes.${w.type}`)}
-                      {" · "}
+                    </span>
+                    <span
+                      className={cn(
+                        "inline-flex items-center gap-1 text-xs whitespace-nowrap tabular",
+                        isStale(s.lastData, now) ? "text-state-warning" : "text-muted-foreground",
+                      )}
+                    >
+                      {isStale(s.lastData, now)
+                        ? <Clock aria-label={t("cellStale")} className="size-3.5 shrink-0" />
+                        : null}
                       {s.lastData
                         ? t("lastData", { time: format.dateTime(s.lastData) })
                         : t("noDataYet")}

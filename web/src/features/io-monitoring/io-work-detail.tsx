@@ -4,7 +4,7 @@
  * the period as step charts (digital) and curves (analog) from
  * GET /iom/electrical-works/{key}/history.
  */
-import { CircleHelp, Clock, ToggleLeft, ToggleRight } from "lucide-react";
+import { CircleHelp, CircleMinus, Clock, ToggleLeft, ToggleRight } from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { compareColor, TimeChart } from "../../charts/mod.ts";
@@ -24,6 +24,7 @@ import {
   type IoHistory,
   type IoModule,
   isStale,
+  isUnused,
   type Period,
   periodRange,
   PERIODS,
@@ -71,14 +72,28 @@ export function IoWorkDetail(
           aria-label={`${t("node")} ${cell.node_name}`}
           className="flex flex-col gap-2"
         >
-          <p className="text-xs text-muted-foreground">
+          <p className="flex flex-wrap items-center gap-x-1 text-xs text-muted-foreground">
             {t("node")} <span className="font-medium text-foreground">{cell.node_name}</span>
             {" · "}
             {t("cell")} <span className="tabular font-medium text-foreground">{cell.cell_id}</span>
             {" · "}
-            {cell.last_data_at
-              ? t("lastData", { time: format.dateTime(cell.last_data_at) })
-              : t("noDataYet")}
+            <span className="whitespace-nowrap">
+              {cell.last_data_at
+                ? t("lastData", { time: format.dateTime(cell.last_data_at) })
+                : t("noDataYet")}
+            </span>
+            {isStale(cell.last_data_at, Date.now())
+              ? (
+                <Badge
+                  tone="warning"
+                  icon={<Clock aria-hidden />}
+                  className="ml-1"
+                  data-testid="cell-stale"
+                >
+                  {t("cellStale")}
+                </Badge>
+              )
+              : null}
           </p>
           <div className="grid gap-3 md:grid-cols-2 2xl:grid-cols-3">
             {cell.modules.map((m) => <ModuleCard key={m.slot} module={m} />)}
@@ -112,6 +127,15 @@ function ModuleCard({ module: m }: { module: IoModule }) {
             t(`cells:io.systemTypes.${m.system_type}`, { defaultValue: m.system_type }),
             t("cells:io.channels", { count: m.size }),
             t("resolution", { value: format.number(m.resolution) }),
+            ...(m.scale
+              ? [
+                t("scale", {
+                  min: format.number(m.scale.min),
+                  max: format.number(m.scale.max),
+                  unit: m.scale.unit,
+                }),
+              ]
+              : []),
           ].join(" · ")}
         </p>
       </header>
@@ -132,13 +156,17 @@ function ModuleCard({ module: m }: { module: IoModule }) {
                 {c.channel}
               </th>
               <td className={cn("px-3 py-1.5", analog && "text-right tabular")}>
-                {analog ? <AnalogValue channel={c} unit={m.unit} /> : (
-                  <StateBadge
-                    state={c.value === null ? "NONE" : c.value === 1 ? "ON" : "OFF"}
-                  />
-                )}
+                {isUnused(c)
+                  ? <Unused />
+                  : analog
+                  ? <AnalogValue channel={c} module={m} />
+                  : (
+                    <StateBadge
+                      state={c.value === null ? "NONE" : c.value === 1 ? "ON" : "OFF"}
+                    />
+                  )}
               </td>
-              <td className="px-3 py-1.5 text-xs text-muted-foreground tabular">
+              <td className="px-3 py-1.5 text-xs whitespace-nowrap text-muted-foreground tabular">
                 <span className="inline-flex items-center gap-1">
                   {(analog ? c.at : c.since) ? format.dateTime((analog ? c.at : c.since)!) : null}
                   {isStale(c.at, now)
@@ -159,14 +187,45 @@ function ModuleCard({ module: m }: { module: IoModule }) {
   );
 }
 
-function AnalogValue({ channel, unit }: { channel: IoChannel; unit: string }) {
+/** A channel that sent nothing in the last 2 days. */
+function Unused() {
   const { t } = useTranslation("io-monitoring");
+  return (
+    <Badge
+      tone="neutral"
+      icon={<CircleMinus aria-hidden />}
+      title={t("unusedHint")}
+      className="opacity-80 [&_svg]:size-4"
+      data-testid="channel-unused"
+    >
+      {t("unused")}
+    </Badge>
+  );
+}
+
+/**
+ * An analog value: the measured quantity in the module's unit when it has a measuring range
+ * (the signal in small print beside it), else the signal.
+ */
+function AnalogValue({ channel, module: m }: { channel: IoChannel; module: IoModule }) {
   const format = useFormatters();
   if (channel.value === null) return <StateBadge state="NONE" />;
+  if (m.scale && channel.scaled !== null) {
+    return (
+      <span className="inline-flex items-baseline justify-end gap-1.5" data-testid="analog-value">
+        <span className="font-medium">
+          {format.number(channel.scaled)}{" "}
+          <span className="text-muted-foreground">{m.scale.unit}</span>
+        </span>
+        <small className="text-xs text-muted-foreground">
+          {format.number(channel.value)} {m.unit}
+        </small>
+      </span>
+    );
+  }
   return (
-    <span className="font-medium">
-      {format.number(channel.value)} <span className="text-muted-foreground">{unit}</span>
-      <span className="sr-only">{t("columns.value")}</span>
+    <span className="font-medium" data-testid="analog-value">
+      {format.number(channel.value)} <span className="text-muted-foreground">{m.unit}</span>
     </span>
   );
 }

@@ -2,12 +2,15 @@
  * Metering Information (spec 2.1): the metering status of every electrical work from
  * GET /gsm/electrical-works/status, as a list or a map, refreshed every 30 s in place.
  */
-import { CircleCheck, CircleHelp, CircleOff, CircleX } from "lucide-react";
+import { CircleCheck, CircleHelp, CircleOff, CircleX, Network } from "lucide-react";
 import { useNavigate, useSearch } from "@tanstack/react-router";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../../lib/api.ts";
 import { useSession } from "../../lib/session-atoms.ts";
+import { useMvAvailability } from "../../lib/shell-atoms.ts";
+import { voltageOf } from "../../lib/voltage.ts";
+import { Button } from "../../ui/button.tsx";
 import { liveState, REFRESH_MS, useLiveLoad } from "../../lib/use-live-load.ts";
 import { GridMap, type MapFocus, type MapState } from "../../map/grid-map.tsx";
 import { useMapOverlays } from "../../map/map-layers.ts";
@@ -15,40 +18,18 @@ import { cn } from "../../ui/cn.ts";
 import { EmptyState } from "../../ui/empty-state.tsx";
 import { AsyncState } from "../../ui/loader.tsx";
 import { Page } from "../../ui/page.tsx";
+import { StructureMissing } from "../../ui/structure-missing.tsx";
 import { ListMapSwitch } from "../../map/list-map-switch.tsx";
 import { useFormatters } from "../../lib/use-formatters.ts";
+import type { ElectricalWorksStatus, MeteringState } from "../../../../modules/grid/contract.ts";
 
-export const METERING_STATES = ["CONNECTED", "DISCONNECTED", "NO_CELL", "UNMEASURED"] as const;
-export type MeteringState = (typeof METERING_STATES)[number];
-
-interface ElectricalWorkStatus {
-  node_id: string;
-  node_name: string;
-  key: string;
-  name: string;
-  type: string;
-  latitude: number;
-  longitude: number;
-  station_group: { id: string; name: string };
-  mv_feeder_group: { id: string; name: string };
-  lv_group: { id: string; name: string };
-  feeder_count: number;
-  state: MeteringState;
-  last_data_at: string | null;
-  cell: {
-    id: string;
-    serial_number: string;
-    status: string;
-    gps_fix: string | null;
-    gsm_signal: string | null;
-  } | null;
-}
-
-interface StatusResponse {
-  electrical_works: ElectricalWorkStatus[];
-  counts: Record<MeteringState, number>;
-  generated_at: string;
-}
+/** The states in the order of the filter and the legend (best first). */
+const METERING_STATES: readonly MeteringState[] = [
+  "CONNECTED",
+  "DISCONNECTED",
+  "NO_CELL",
+  "UNMEASURED",
+];
 
 /** Colour token and icon per metering state (never colour alone). */
 const LOOK: Record<MeteringState, { map: MapState; className: string; icon: ReactNode }> = {
@@ -90,7 +71,7 @@ function StateBadge({ state }: { state: MeteringState }) {
 }
 
 export function MeteringInformationPage() {
-  const { t } = useTranslation(["metering", "modules", "infrastructure"]);
+  const { t } = useTranslation(["metering", "modules", "infrastructure", "grid-monitoring"]);
   const { customer } = useSession();
   const [filter, setFilter] = useState<MeteringState | "ALL">("ALL");
   // The list/map choice lives in the URL (?view=map), so a reload or a shared link keeps it.
@@ -107,16 +88,22 @@ export function MeteringInformationPage() {
   const { overlays } = useMapOverlays(0);
   // Refreshed in place: the last answer stays on screen while the next one loads.
   const load = useLiveLoad(
-    (signal) => api.get<StatusResponse>("/gsm/electrical-works/status", { signal }),
+    (signal) => api.get<ElectricalWorksStatus>("/gsm/electrical-works/status", { signal }),
     "status",
     REFRESH_MS,
   );
   const data = load.data;
 
   const format = useFormatters();
-  const works = (data?.electrical_works ?? []).filter((w) =>
-    filter === "ALL" || w.state === filter
-  );
+  // The voltage switch lists the works with values at that level (spec 2.3, 2.4).
+  const level = voltageOf(search) === "mv" ? "MV" : "LV";
+  const atLevel = (data?.electrical_works ?? []).filter((w) => w.levels.includes(level));
+  const hasMv = (data?.electrical_works ?? []).some((w) => w.levels.includes("MV"));
+  useMvAvailability(data ? hasMv : true);
+  const counts = Object.fromEntries(
+    METERING_STATES.map((s) => [s, atLevel.filter((w) => w.state === s).length]),
+  ) as Record<MeteringState, number>;
+  const works = atLevel.filter((w) => filter === "ALL" || w.state === filter);
   const points = works.map((w) => ({
     id: w.node_id,
     kind: "electricalWork" as const,
@@ -129,7 +116,7 @@ export function MeteringInformationPage() {
 
   return (
     <Page
-      title={t("modules:metering-information.title")}
+      title={`${t("modules:metering-information.title")} · ${t(`grid-monitoring:level.${level}`)}`}
       subtitle={t("modules:metering-information.purpose")}
       actions={
         <ListMapSwitch
@@ -142,7 +129,26 @@ export function MeteringInformationPage() {
       <AsyncState state={liveState(load)} onRetry={load.refresh}>
         {(status) =>
           status.electrical_works.length === 0
-            ? <EmptyState title={t("empty")} />
+            ? <StructureMissing />
+            : level === "MV" && !hasMv
+            ? (
+              <EmptyState
+                icon={<Network />}
+                title={t("grid-monitoring:noMv.title")}
+                description={t("noMv")}
+              >
+                <Button
+                  variant="secondary"
+                  onClick={() =>
+                    void navigate({
+                      to: "/metering-information",
+                      search: (prev: Record<string, unknown>) => ({ ...prev, voltage: "lv" }),
+                    } as never)}
+                >
+                  {t("grid-monitoring:noMv.showLv")}
+                </Button>
+              </EmptyState>
+            )
             : (
               <div className="flex min-h-0 flex-1 flex-col gap-3">
                 <div
@@ -165,7 +171,7 @@ export function MeteringInformationPage() {
                     >
                       {s === "ALL" ? t("filter.all") : <StateBadge state={s} />}
                       <span className="tabular font-semibold">
-                        {s === "ALL" ? status.electrical_works.length : status.counts[s]}
+                        {s === "ALL" ? atLevel.length : counts[s]}
                       </span>
                     </button>
                   ))}

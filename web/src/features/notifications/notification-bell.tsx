@@ -1,4 +1,4 @@
-import { Link } from "@tanstack/react-router";
+import { Link, useNavigate } from "@tanstack/react-router";
 import { useAtom } from "jotai";
 import {
   Bell,
@@ -32,6 +32,7 @@ import {
 import {
   listHeight,
   mergeByKey,
+  notificationTarget,
   notificationText,
   pageSize,
   relativeTime,
@@ -79,11 +80,13 @@ function NotificationRow({
         "group relative flex items-stretch border-b last:border-b-0",
         !item.is_read && "bg-accent/40",
       )}
-      style={{ height: ROW_HEIGHT }}
+      style={{ minHeight: ROW_HEIGHT }}
+      data-testid="notification"
     >
       <button
         type="button"
         onClick={onOpen}
+        title={text}
         className="flex min-w-0 flex-1 items-start gap-2 px-3 py-1.5 text-left hover:bg-surface-muted focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring"
         aria-label={item.is_read ? text : t("markReadLabel", { text })}
       >
@@ -92,7 +95,12 @@ function NotificationRow({
           className={cn("mt-0.5 size-4 shrink-0", severity.className)}
         />
         <span className="min-w-0 flex-1">
-          <span className={cn("block truncate text-sm", !item.is_read && "font-medium")}>
+          <span
+            className={cn(
+              "block text-sm break-words",
+              !item.is_read && "font-medium",
+            )}
+          >
             {text}
           </span>
           <span className="block truncate text-xs text-muted-foreground">
@@ -140,6 +148,8 @@ export function NotificationBell() {
   const [loadFailed, setLoadFailed] = useState(false);
   const [busy, setBusy] = useState(false);
   const [toast, setToast] = useState<string | null>(null);
+  const [open, setOpen] = useState(false);
+  const navigate = useNavigate();
   const [height, setHeight] = useState(() => listHeight(window.innerHeight));
   const itemsRef = useRef(items);
   itemsRef.current = items;
@@ -246,7 +256,13 @@ export function NotificationBell() {
 
   return (
     <>
-      <Popover onOpenChange={(open) => open && void refresh()}>
+      <Popover
+        open={open}
+        onOpenChange={(next) => {
+          setOpen(next);
+          if (next) void refresh();
+        }}
+      >
         <PopoverTrigger asChild>
           <Button
             variant="header"
@@ -336,6 +352,11 @@ export function NotificationBell() {
                     key={item.key}
                     item={item}
                     onOpen={() => {
+                      const target = notificationTarget(item);
+                      if (target) {
+                        setOpen(false);
+                        void navigate(target);
+                      }
                       if (item.is_read) return;
                       void act(
                         () =>

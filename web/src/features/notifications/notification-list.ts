@@ -77,6 +77,12 @@ export function notificationText(
       return info.status === "CORRECT"
         ? { key: "text.mappingCorrect", values: { node } }
         : { key: "text.mappingInvalid", values: { node, status: info.status ?? "" } };
+    case "LOGIN_LOCKED":
+      // identity.loginLocked: the account's e-mail in status, the lockout's minutes in counter.
+      return {
+        key: "text.loginLocked",
+        values: { email: info.status ?? "", minutes: info.counter ?? 15 },
+      };
     case "IO_STATE_CHANGED":
       return {
         key: info.state === "ON" ? "text.ioStateOn" : "text.ioStateOff",
@@ -101,4 +107,28 @@ export function relativeTime(iso: string, language: string, now: number = Date.n
   if (abs < 30 * 86_400) return format.format(Math.round(seconds / 86_400), "day");
   if (abs < 365 * 86_400) return format.format(Math.round(seconds / (30 * 86_400)), "month");
   return format.format(Math.round(seconds / (365 * 86_400)), "year");
+}
+
+/** Where a click on a notification leads: the node, or the electrical work. */
+export type NotificationTarget =
+  | { to: "/grid-monitoring"; search: { voltage: "lv"; node: string } }
+  | { to: "/io-monitoring"; search: { ew: string } };
+
+/**
+ * The screen a notification opens: grid monitoring's node (alarms, automatic requests), the
+ * electrical work in IO monitoring (I/O state changes); `null` when it names no node (cells
+ * waiting, exports, reports, notifications stored before nodes were named): a click only
+ * marks those read.
+ */
+export function notificationTarget(
+  n: Pick<NotificationItem, "name" | "type" | "info">,
+): NotificationTarget | null {
+  const info = parseInfo(n.info);
+  if (n.type === "GRID_MONITORING" && typeof info.node_id === "string") {
+    return { to: "/grid-monitoring", search: { voltage: "lv", node: info.node_id } };
+  }
+  if (n.type === "IO_MONITORING" && typeof info.ew_key === "string") {
+    return { to: "/io-monitoring", search: { ew: info.ew_key } };
+  }
+  return null;
 }

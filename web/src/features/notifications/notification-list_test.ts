@@ -3,6 +3,7 @@ import type { NotificationItem } from "./notification-atoms.ts";
 import {
   listHeight,
   mergeByKey,
+  notificationTarget,
   notificationText,
   pageSize,
   parseInfo,
@@ -69,6 +70,10 @@ Deno.test("texts by type and state (spec 2.7)", () => {
     "text.mappingCorrect",
   );
   assert.equal(text({ name: "CELLS_TO_CONFIGURE", info: { number_of_alarms: 4 } }).values.count, 4);
+  assert.deepEqual(
+    text({ name: "LOGIN_LOCKED", info: { state: "LOCKED", status: "a@demo-ew.ch", counter: 15 } }),
+    { key: "text.loginLocked", values: { email: "a@demo-ew.ch", minutes: 15 } },
+  );
   const io = { status: "Station door", counter: 2, node_name: "TS Dorf" };
   assert.deepEqual(
     text({ name: "IO_STATE_CHANGED", type: "IO_MONITORING", info: { ...io, state: "ON" } }),
@@ -87,4 +92,29 @@ Deno.test("parseInfo() tolerates broken JSON; relativeTime() speaks the language
   assert.equal(relativeTime("2026-01-01T11:55:00Z", "en", now), "5 minutes ago");
   assert.equal(relativeTime("2026-01-01T09:00:00Z", "de", now), "vor 3 Stunden");
   assert.equal(relativeTime("2025-12-31T12:00:00Z", "fr", now), "hier");
+});
+
+Deno.test("notificationTarget() opens the node of an alarm and the work of an I/O change", () => {
+  const alarm = {
+    name: "NODE_STATE_CHANGED",
+    type: "GRID_MONITORING" as const,
+    info: JSON.stringify({ number_of_alarms: 1, node_id: "n7", node_name: "CAB Waldrand" }),
+  };
+  assert.deepEqual(notificationTarget(alarm), {
+    to: "/grid-monitoring",
+    search: { voltage: "lv", node: "n7" },
+  });
+  const io = {
+    name: "IO_STATE_CHANGED",
+    type: "IO_MONITORING" as const,
+    info: '{"ew_key":"ew-3"}',
+  };
+  assert.deepEqual(notificationTarget(io), { to: "/io-monitoring", search: { ew: "ew-3" } });
+  assert.equal(notificationTarget(item("c", 1)), null, "cells waiting: marked read only");
+  const older = { ...alarm, info: JSON.stringify({ number_of_alarms: 1, node_name: "x" }) };
+  assert.equal(notificationTarget(older), null, "a notification without a node opens nothing");
+  assert.equal(
+    notificationTarget({ name: "EXPORT", type: "DATA_EXPORT", info: '{"state":"DONE"}' }),
+    null,
+  );
 });

@@ -1,14 +1,16 @@
 import { useTranslation } from "react-i18next";
 import { isSuperRole } from "../../lib/claims.ts";
+import { helpLinks } from "../../lib/help-links.ts";
 import { useSession } from "../../lib/session-atoms.ts";
 import { gmtOffsetLabel } from "../../lib/time-zone.ts";
 
 /**
  * The footer of spec 2.6: copyright year, app name, version, the customer's name (super roles
- * only), the customer's GMT offset and the vendor link.
+ * only), the customer's GMT offset and the vendor link: the configured VENDOR_URL, else the
+ * product's own about page in the help (served offline).
  */
 export function Footer() {
-  const { t } = useTranslation("shell");
+  const { t, i18n } = useTranslation("shell");
   const { config, customer, user, claims } = useSession();
   const offset = gmtOffsetLabel(customer.default_timezone);
   const superRole = isSuperRole(user.role ?? claims.role);
@@ -28,18 +30,20 @@ export function Footer() {
           </li>
         ))}
       </ul>
-      {config.vendorUrl
-        ? (
-          <a
-            href={config.vendorUrl}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="ml-auto shrink-0 hover:text-foreground hover:underline"
-          >
-            {t("footer.vendor")}
-          </a>
-        )
-        : null}
+      <a
+        href={config.vendorUrl ||
+          helpLinks({
+            baseUrl: config.helpBaseUrl,
+            language: i18n.language,
+            documentationKey: claims.documentationKey,
+            page: null,
+          }).about}
+        target="_blank"
+        rel="noopener noreferrer"
+        className="ml-auto shrink-0 hover:text-foreground hover:underline"
+      >
+        {config.vendorUrl ? t("footer.vendor") : t("footer.about", { appName: config.appName })}
+      </a>
     </footer>
   );
 }

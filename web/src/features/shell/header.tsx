@@ -1,10 +1,12 @@
+import { useLocation } from "@tanstack/react-router";
 import { ChevronDown } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useCustomerLogo } from "../../lib/customer-logo.ts";
 import { moduleById } from "../../lib/modules.ts";
 import { useRouteInfo } from "../../lib/route-info.ts";
-import { useSession } from "../../lib/session-atoms.ts";
+import { canAccess } from "../../lib/access.ts";
+import { useAccessContext, useSession } from "../../lib/session-atoms.ts";
 import { HelpMenu } from "./help-menu.tsx";
 import { LogoMark } from "./logo-mark.tsx";
 import { MegaMenu } from "./mega-menu.tsx";
@@ -31,6 +33,8 @@ export function Header({
   const [menuOpen, setMenuOpen] = useState(false);
   const { moduleId, section } = useRouteInfo();
   const module = moduleById(moduleId);
+  // The 403 page of a refused screen shows no switch of that screen.
+  const allowed = canAccess(module?.access, useAccessContext(), useLocation());
 
   return (
     <header className="sticky top-0 z-40 flex h-12 shrink-0 items-center gap-3 border-b border-header-accent bg-header px-2 text-header-foreground shadow-sm">
@@ -76,8 +80,8 @@ export function Header({
         : null}
 
       <div className="ml-auto flex items-center gap-3">
-        {module?.voltageSwitch ? <VoltageToggle /> : null}
-        {module?.runModeSwitch ? <RunModeSwitch /> : null}
+        {allowed && module?.voltageSwitch ? <VoltageToggle /> : null}
+        {allowed && module?.runModeSwitch ? <RunModeSwitch /> : null}
         <div className="flex items-center gap-1">
           <HelpMenu />
           {notifications}

@@ -2,8 +2,7 @@ import { Link, useLocation, useSearch } from "@tanstack/react-router";
 import { X } from "lucide-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import type { AccessDenial } from "../../lib/access.ts";
-import { buildMegaMenu, type MenuEntry } from "../../lib/navigation.ts";
+import { buildMegaMenu, type MenuDenial, type MenuEntry } from "../../lib/navigation.ts";
 import { useAccessContext, useSession } from "../../lib/session-atoms.ts";
 import { carriedVoltage } from "../../lib/voltage.ts";
 import { cn } from "../../ui/cn.ts";
@@ -12,7 +11,8 @@ import { Tooltip } from "../../ui/tooltip.tsx";
 import { LogoMark } from "./logo-mark.tsx";
 import { ModuleIcon } from "./module-icon.tsx";
 
-const DENIAL_KEYS: Record<Exclude<AccessDenial, null>, string> = {
+const DENIAL_KEYS: Record<Exclude<MenuDenial, null>, string> = {
+  "not-built": "megaMenu.denied.notBuilt",
   "no-role": "megaMenu.denied.noRole",
   "admin-only": "megaMenu.denied.adminOnly",
   "not-in-customer-applications": "megaMenu.denied.notInCustomerApplications",
@@ -126,7 +126,16 @@ export function MegaMenu({
           >
             <ModuleIcon id="data-export" className="mt-0.5 size-5 text-primary" />
             <span className="flex flex-col">
-              <span className="text-sm font-medium">{title("data-export")}</span>
+              <span className="text-sm font-medium">
+                {title("data-export")}
+                {menu.dataExport.denial === "not-built"
+                  ? (
+                    <span className="ml-2 text-[11px] font-normal text-muted-foreground">
+                      {t("megaMenu.notBuiltShort")}
+                    </span>
+                  )
+                  : null}
+              </span>
               <span className="text-xs text-muted-foreground">{t("megaMenu.dataExportText")}</span>
             </span>
           </Entry>
@@ -145,7 +154,14 @@ export function MegaMenu({
                   activeClassName="bg-accent font-medium text-accent-foreground"
                 >
                   <ModuleIcon id={entry.id} className="size-4 text-primary" />
-                  <span>{title(entry.id)}</span>
+                  <span className="flex-1">{title(entry.id)}</span>
+                  {entry.denial === "not-built"
+                    ? (
+                      <span className="text-[11px] text-muted-foreground">
+                        {t("megaMenu.notBuiltShort")}
+                      </span>
+                    )
+                    : null}
                 </Entry>
               </li>
             ))}

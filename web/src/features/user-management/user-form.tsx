@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { AccessContext } from "../../lib/access.ts";
 import type { AppConfig } from "../../lib/config.ts";
@@ -16,6 +17,7 @@ import {
 import { FormField } from "../../ui/form-field.tsx";
 import { Input, Select } from "../../ui/input.tsx";
 import { Cell, Table, TableBody } from "../../ui/table.tsx";
+import { CodedText } from "../../ui/coded-text.tsx";
 import { PasswordStrength } from "../../ui/password-strength.tsx";
 import type { FieldMessage, UserField, UserFormErrors } from "./user-form-rules.ts";
 import type { UserDraft } from "./users-api.ts";
@@ -75,7 +77,7 @@ export function UserForm({
     const m: FieldMessage | undefined = errors[field];
     if (!m) return null;
     const text = t(`errors:${m.key}`, { ...m.params, defaultValue: t("errors:common.validation") });
-    return m.code !== undefined ? `${text} (${m.code})` : text;
+    return <CodedText text={text} code={m.code} />;
   };
   const languages = customer.available_languages?.length
     ? customer.available_languages
@@ -246,7 +248,7 @@ function PasswordFields({
 }: {
   draft: UserDraft;
   set: <K extends keyof UserDraft>(key: K, value: UserDraft[K]) => void;
-  message: (field: UserField) => string | null;
+  message: (field: UserField) => ReactNode;
   required: boolean;
 }) {
   const { t } = useTranslation("users");
@@ -278,7 +280,11 @@ function PasswordFields({
         )}
       </FormField>
       <div className="sm:col-span-2">
-        <PasswordStrength password={draft.password} owner={draft} />
+        <PasswordStrength
+          password={draft.password}
+          owner={draft}
+          fieldHasError={message("password") !== null}
+        />
       </div>
     </div>
   );

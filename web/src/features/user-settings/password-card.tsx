@@ -8,6 +8,7 @@ import { useErrorText } from "../../lib/use-error-text.ts";
 import { Button } from "../../ui/button.tsx";
 import { FormField } from "../../ui/form-field.tsx";
 import { Input } from "../../ui/input.tsx";
+import { CodedText } from "../../ui/coded-text.tsx";
 import { PasswordStrength } from "../../ui/password-strength.tsx";
 import { Card } from "./settings-section.tsx";
 
@@ -22,7 +23,9 @@ export function PasswordCard(
   const [current, setCurrent] = useState("");
   const [password, setPassword] = useState("");
   const [confirmation, setConfirmation] = useState("");
-  const [error, setError] = useState<{ field: string; text: string } | null>(null);
+  const [error, setError] = useState<{ field: string; text: string; code?: number } | null>(
+    null,
+  );
   const change = useAction(async () => {
     try {
       await api.post(`/usm/users/current/${encodeURIComponent(user.user_id)}/password`, {
@@ -43,7 +46,7 @@ export function PasswordCard(
         : body?.key === "users.passwordMismatch"
         ? "confirmation"
         : "password";
-      setError({ field, text: failed === undefined ? text : `${text} (${failed})` });
+      setError({ field, text, ...(failed === undefined ? {} : { code: failed }) });
     }
   });
   const busy = change.busy;
@@ -52,17 +55,15 @@ export function PasswordCard(
     const code = checkPassword?.(password, { name: user.name, email: user.email }).code ?? null;
     if (!current) return setError({ field: "current", text: t("errors:validation.required") });
     if (code !== null) {
-      return setError({
-        field: "password",
-        text: `${t(`errors:${PASSWORD_CODE_KEYS[code]}`)} (${code})`,
-      });
+      return setError({ field: "password", text: t(`errors:${PASSWORD_CODE_KEYS[code]}`), code });
     }
     if (confirmation !== password) {
       return setError({ field: "confirmation", text: t("errors:validation.passwordMismatch") });
     }
     await change.run();
   };
-  const errorOf = (field: string) => (error?.field === field ? error.text : null);
+  const errorOf = (field: string) =>
+    error?.field === field ? <CodedText text={error.text} code={error.code} /> : null;
 
   return (
     <Card title={t("password.title")}>
@@ -112,7 +113,11 @@ export function PasswordCard(
           )}
         </FormField>
         <div className="sm:col-span-2">
-          <PasswordStrength password={password} owner={user} />
+          <PasswordStrength
+            password={password}
+            owner={user}
+            fieldHasError={error?.field === "password"}
+          />
         </div>
         <div className="flex justify-end sm:col-span-2">
           <Button type="submit" disabled={busy} aria-busy={busy}>{t("password.submit")}</Button>

@@ -34,7 +34,7 @@ export function UserSettingsPage() {
           </Notice>
         )
         : null}
-      <div className="grid gap-4 xl:grid-cols-2">
+      <div className="grid items-start gap-4 xl:grid-cols-2">
         <ProfileCard notify={notify} />
         <div className="grid content-start gap-4">
           <PasswordCard notify={notify} />

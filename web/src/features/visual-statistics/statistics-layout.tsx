@@ -9,9 +9,9 @@ import { useTranslation } from "react-i18next";
 import type { Voltage } from "../../lib/voltage.ts";
 import { cn } from "../../ui/cn.ts";
 import { Loader, LoadError } from "../../ui/loader.tsx";
+import { StructureMissing } from "../../ui/structure-missing.tsx";
 import { Page } from "../../ui/page.tsx";
 import { FeederPanel } from "./feeder-panel.tsx";
-import { ChartNotice } from "./chart-notice.tsx";
 import type { SelectionSearch } from "./selection.ts";
 import type { FeederPlace } from "./structure.ts";
 import type { ParametersAnswer } from "./vsm-api.ts";
@@ -82,7 +82,7 @@ export function StatisticsLayout({
   } else if (structure.status === "loading" || parameters.status === "loading") {
     body = <Loader className="flex-1" />;
   } else if (structure.data.lv_groups.length === 0) {
-    body = <ChartNotice className="flex-1" title={t("errors:grid.structureNotDefined")} />;
+    body = <StructureMissing className="flex-1" />;
   } else {
     const panelProps = colorOf ? { colorOf } : {};
     body = (

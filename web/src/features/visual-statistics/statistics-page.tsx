@@ -62,8 +62,8 @@ export function StatisticsPage() {
     else {
       setRefusal(t("limits.refusedFeeder", {
         max: maxCharts,
-        parameters: selection.parameters.length,
-        feeders: max,
+        with: t("limits.withParameters", { count: selection.parameters.length }),
+        fit: t("limits.feedersFit", { count: max }),
       }));
     }
   };
@@ -74,8 +74,8 @@ export function StatisticsPage() {
     else {
       setRefusal(t("limits.refusedParameter", {
         max: maxCharts,
-        feeders: selection.feeders.length,
-        parameters: max,
+        with: t("limits.withFeeders", { count: selection.feeders.length }),
+        fit: t("limits.parametersFit", { count: max }),
       }));
     }
   };

@@ -2,34 +2,11 @@
  * The grid as the selection panel shows it: LV groups > electrical works > nodes > feeders of
  * one voltage level, from GET /gsm/grid-structure/hv-mv-station-groups?view=visual-statistics.
  */
-import { isMvFeeder } from "../../../../modules/monitoring/contract.ts";
+import { isMvFeeder, type VisualStatisticsView } from "../../../../modules/grid/contract.ts";
 import type { Voltage } from "../../lib/voltage.ts";
 
-/** A feeder of the reshaped station-group data. */
-export interface StructureFeeder {
-  id: string;
-  slot: number;
-  name: string;
-  type: string;
-  parameters: Record<string, unknown>;
-}
-
-/** The reshaped station-group data (docs/contracts.md, `VisualStatisticsView`). */
-export interface VisualStatisticsView {
-  has_mv_feeders: boolean;
-  lv_groups: {
-    id: string;
-    name: string;
-    station_group: { id: string; name: string };
-    mv_feeder_group: { id: string; name: string };
-    electrical_works: {
-      key: string;
-      name: string;
-      type: string;
-      nodes: { id: string; name: string; feeders: StructureFeeder[] }[];
-    }[];
-  }[];
-}
+/** The reshaped station-group data (the grid contract's `VisualStatisticsView`). */
+export type { VisualStatisticsView };
 
 /** A feeder with where it sits, for chart titles, summary tables and the panel. */
 export interface FeederPlace {

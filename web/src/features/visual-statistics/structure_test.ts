@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import type { FeederType } from "../../../../modules/grid/contract.ts";
 import {
   feederIndex,
   feederLabel,
@@ -8,12 +9,23 @@ import {
   type VisualStatisticsView,
 } from "./structure.ts";
 
-const feeder = (id: string, name: string, type = "LV_LINE", parameters = {}) => ({
+const feeder = (id: string, name: string, type: FeederType = "LV_LINE", parameters = {}) => ({
   id,
   slot: 1,
   name,
   type,
+  in_out: "IN" as const,
+  nominal_current_a: 100,
   parameters,
+});
+const at = { latitude: 47, longitude: 8 };
+const node = (id: string, name: string, feeders: ReturnType<typeof feeder>[]) => ({
+  id,
+  name,
+  ...at,
+  electrical_distance: 0,
+  upstream_node_id: null,
+  feeders,
 });
 
 const view: VisualStatisticsView = {
@@ -29,21 +41,19 @@ const view: VisualStatisticsView = {
           key: "w1",
           name: "TS Seeblick",
           type: "MV_LV_STATION",
-          nodes: [{
-            id: "n1",
-            name: "TS Seeblick",
-            feeders: [
-              feeder("t1", "Transformer", "TRANSFORMER", { mvVoltageEstimation: true }),
-              feeder("l1", "LV line 1"),
-              feeder("mv1", "MV line Nord", "MV_LINE"),
-            ],
-          }],
+          ...at,
+          nodes: [node("n1", "TS Seeblick", [
+            feeder("t1", "Transformer", "TRANSFORMER", { mvVoltageEstimation: true }),
+            feeder("l1", "LV line 1"),
+            feeder("mv1", "MV line Nord", "MV_LINE"),
+          ])],
         },
         {
           key: "w2",
           name: "CAB Mühlebach",
           type: "LV_CABINET",
-          nodes: [{ id: "n2", name: "Cabinet node", feeders: [feeder("l2", "Incoming line")] }],
+          ...at,
+          nodes: [node("n2", "Cabinet node", [feeder("l2", "Incoming line")])],
         },
       ],
     },
@@ -52,7 +62,7 @@ const view: VisualStatisticsView = {
       name: "LV grid Empty",
       station_group: { id: "s", name: "Substation" },
       mv_feeder_group: { id: "m", name: "MV feeder" },
-      electrical_works: [{ key: "w3", name: "Nothing", type: "LV_CABINET", nodes: [] }],
+      electrical_works: [{ key: "w3", name: "Nothing", type: "LV_CABINET", ...at, nodes: [] }],
     },
   ],
 };
