@@ -256,7 +256,8 @@ async function run(platform: TestPlatform): Promise<void> {
     `/vsm/compare?feeders=${lines}&parameter=plt&${period(to - 30 * DAY, to)}`,
   );
   assert.equal(pltMonth.body.resolution, "1h");
-  assert.ok(pltMonth.body.feeders[0]!.values.slice(-20).every((v) => v !== null && v > 0));
+  // The last hour may hold no ended slot whose records were sent yet.
+  assert.ok(pltMonth.body.feeders[0]!.values.slice(-20, -2).every((v) => v !== null && v > 0));
   const summary = year.body.feeders[0]!.summary;
   assert.ok(summary.min! <= summary.mean! && summary.mean! <= summary.max!);
 
