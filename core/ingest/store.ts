@@ -20,15 +20,7 @@ import { comparePositions, type Journal, type JournalPosition } from "./journal.
 import { decodeGroup, encodeGroup } from "./journal_codec.ts";
 import { windowBit } from "./pq_fold.ts";
 import { JOURNAL_FOLD, JOURNAL_RAW, migrate } from "./schema.ts";
-import {
-  type DeviceRecords,
-  notePqChange,
-  type PqChanges,
-  PqFolds,
-  storedDeviceRecords,
-  storedFolds,
-  writeDeviceRecords,
-} from "./store_pq.ts";
+import { type PqChanges, PqFolds, storedDeviceRecords, storedFolds } from "./store_pq.ts";
 import type { MeasurementRow } from "./validate.ts";
 import type { EventRow, IoRow } from "./validate_extras.ts";
 import type { PqRow } from "./validate_pq.ts";
@@ -137,7 +129,7 @@ interface Accepted {
   cellId: string;
   ids: number[];
   rows: MeasurementRow[];
-  pq: DeviceRecords & { ids: number[]; rows: PqRow[]; replace: Set<string> };
+  pq: { ids: number[]; rows: PqRow[] };
   events: EventRow[];
   io: IoRow[];
 }
@@ -319,8 +311,10 @@ export class MeasurementStore {
   }
 
   /**
-   * Folds the protocol v1 PQ values of journal records whose rows DuckDB holds, except the
-   * windows a stored record holds already (or whose series and slot have a device record).
+   * Holds again the PQ values of journal records whose rows DuckDB holds but whose PQ part was
+   * not written: protocol v1 values are folded, except the windows a stored record holds
+   * already (or whose series and slot have a device record); a cell's own records are held
+   * unless stored.
    */
   async #foldAgain(payloads: readonly Uint8Array[], heldFrom: JournalPosition): Promise<void> {
     const batches = payloads.flatMap((payload) => decodeGroup(payload));
@@ -331,6 +325,10 @@ export class MeasurementStore {
         first = Math.min(first, row.ts - (row.ts % SLOT_MS));
         last = Math.max(last, row.ts);
       }
+      for (const record of b.pq) {
+        first = Math.min(first, record.slot);
+        last = Math.max(last, record.slot);
+      }
     }
     if (first > last) return;
     const stored = await storedFolds(this.#connection, first, last);
@@ -340,11 +338,19 @@ export class MeasurementStore {
     };
     for (const b of batches) {
       const series = this.#cellSeries.get(b.cellId);
-      const ids = b.rows.map((row) => series?.[(row.feeder - 1) * 4 + row.phase] ?? 0);
+      const idOf = (feeder: number, phase: number) => series?.[(feeder - 1) * 4 + phase] ?? 0;
+      const ids = b.rows.map((row) => idOf(row.feeder, row.phase));
       const rows = b.rows.filter((row, k) => row.pq && ids[k]);
       const kept = ids.filter((id, k) => b.rows[k]!.pq && id);
       this.#folds.add(kept, rows, heldFrom, skip);
       rows.forEach((row, k) => this.#markPq(kept[k]!, row.ts - (row.ts % SLOT_MS)));
+      const records = b.pq.filter((r) => {
+        const id = idOf(r.feeder, r.phase);
+        return id && stored.get(`${id}|${r.slot}`) !== -1;
+      });
+      const recordIds = records.map((r) => idOf(r.feeder, r.phase));
+      this.#folds.addDevices(recordIds, records, heldFrom);
+      records.forEach((r, k) => this.#markPq(recordIds[k]!, r.slot));
     }
   }
 
@@ -368,16 +374,25 @@ export class MeasurementStore {
   }
 
   /**
-   * Merges the folds of protocol v1 PQ values whose slot ended FOLD_GRACE_MS before `now` into
-   * `pq_10min` (the streaming core calls it every 10 s, before the aggregation). Returns how
-   * many slots were written.
+   * Writes the cells' own PQ records (protocol v2) held in memory and merges the folds of
+   * protocol v1 PQ values whose slot ended FOLD_GRACE_MS before `now` into `pq_10min` (the
+   * streaming core calls it every 10 s, before the aggregation). Returns how many slots got
+   * records.
    */
-  async writeFolds(now = Date.now()): Promise<number> {
+  writeFolds(now = Date.now()): Promise<number> {
+    return this.#writePq(now - FOLD_GRACE_MS);
+  }
+
+  /**
+   * Writes the cells' own PQ records held and the folds of slots ended by `closedBefore`;
+   * returns how many slots got records.
+   */
+  async #writePq(closedBefore: number): Promise<number> {
     if (!this.#folds.size || this.#holdWrites || this.#invalidated) return 0;
     let changes: PqChanges;
     try {
       changes = await this.#withWriter(() =>
-        this.#folds.write(this.#connection, now - FOLD_GRACE_MS, this.#written)
+        this.#folds.write(this.#connection, closedBefore, this.#written)
       );
     } catch (error) {
       if (isFatal(error)) this.#invalidated = true;
@@ -438,8 +453,10 @@ export class MeasurementStore {
       if (this.#holdWrites) await this.#recovering?.catch(() => undefined);
       else if (this.#flushing) await this.#flushing;
       else if (this.#pending[0]?.end) await this.#startFlush();
-      else return;
+      else break;
     }
+    // The cells' own PQ records are acknowledged records too (folds wait for their slot).
+    if (this.#folds.devices) await this.#writePq(-Infinity);
   }
 
   /** Journaled groups not yet in DuckDB and their rows (operations, benchmarks). */
@@ -532,7 +549,10 @@ export class MeasurementStore {
     try {
       await this.#withWriter(async () => {
         await this.#write(accepted, newSeries, null);
-        for (const a of accepted) this.#folds.add(a.ids, a.rows, null);
+        for (const a of accepted) {
+          this.#folds.add(a.ids, a.rows, null);
+          this.#folds.addDevices(a.pq.ids, a.pq.rows, null);
+        }
       });
     } catch (error) {
       this.#forget(newSeries);
@@ -567,8 +587,11 @@ export class MeasurementStore {
     this.#journal!.append(record).then((end) => {
       pending.end = end;
       // Journaled: durable whatever the DuckDB write does.
-      if (idle) void this.#startFlush().then(answer, answer);
-      else {
+      // Idle, the cells' own PQ records are written at once too (under load, every 10 s).
+      if (idle) {
+        void this.#startFlush().then(() => this.#folds.devices ? this.#writePq(-Infinity) : 0)
+          .then(answer, answer);
+      } else {
         this.#gatherThenFlush();
         answer();
       }
@@ -622,12 +645,15 @@ export class MeasurementStore {
       const end = take.at(-1)!.end!;
       try {
         await this.#withWriter(async () => {
-          // A replay finds these rows' PQ values from the position before them on.
+          // A replay finds these rows' PQ values and records from the position before them on.
           const heldFrom = this.#written ?? { segment: 0, offset: 0 };
-          const folds = accepted.some((a) => a.rows.some((row) => row.pq));
-          const foldFrom = this.#folds.heldFrom(folds ? heldFrom : end);
+          const pq = accepted.some((a) => a.pq.rows.length || a.rows.some((row) => row.pq));
+          const foldFrom = this.#folds.heldFrom(pq ? heldFrom : end);
           await this.#write(accepted, take.flatMap((g) => g.newSeries), end, foldFrom);
-          for (const a of accepted) this.#folds.add(a.ids, a.rows, heldFrom);
+          for (const a of accepted) {
+            this.#folds.add(a.ids, a.rows, heldFrom);
+            this.#folds.addDevices(a.pq.ids, a.pq.rows, heldFrom);
+          }
           this.#written = end;
         });
       } catch (error) {
@@ -730,7 +756,7 @@ export class MeasurementStore {
           cellId: p.cellId,
           ids: [],
           rows: [],
-          pq: { ids: [], rows: [], replace: new Set() },
+          pq: { ids: [], rows: [] },
           events: p.events,
           io: p.io,
         };
@@ -745,9 +771,7 @@ export class MeasurementStore {
           const record = p.pq[k]!;
           const id = p.pqIds[k]!;
           const key = `${id}|${record.slot}`;
-          if (devices.has(key)) continue;
-          // A folded record may exist (or be written before this group): it is replaced.
-          if (this.#pqMayExist(id, record.slot)) out.pq.replace.add(key);
+          if (devices.has(key) || this.#folds.hasDevice(key)) continue;
           out.pq.ids.push(id);
           out.pq.rows.push(record);
         }
@@ -839,11 +863,6 @@ export class MeasurementStore {
 
   /** Tells the listeners which slots a DuckDB write touched, with its rows. */
   #notify(accepted: readonly Accepted[], previous: PreviousMarks): void {
-    const pqChanges: PqChanges = new Map();
-    for (const a of accepted) {
-      a.pq.rows.forEach((record, k) => notePqChange(pqChanges, record.slot, a.pq.ids[k]!));
-    }
-    if (pqChanges.size) { for (const listener of this.#pqListeners) listener(pqChanges); }
     const touched = new Set<number>();
     const eventCells = new Map<number, Set<string>>();
     const ids: number[] = [];
@@ -915,9 +934,6 @@ export class MeasurementStore {
           }
         }
         appender.closeSync();
-      }
-      if (accepted.some((a) => a.pq.rows.length)) {
-        await writeDeviceRecords(c, accepted.map((a) => a.pq));
       }
       const ids = accepted.flatMap((a) => a.ids);
       if (ids.length) {

@@ -1,8 +1,8 @@
 /**
  * The measurement store's part of the 10-minute PQ records: a cell's own records (protocol v2)
- * written in the group's transaction, and the folds of protocol v1 PQ values (pq_fold.ts),
- * written once their slot has closed together with the journal position a replay must fold
- * again from (`journal_position` id JOURNAL_FOLD).
+ * and the folds of protocol v1 PQ values (pq_fold.ts), held in memory and written every few
+ * seconds (folds once their slot has closed) together with the journal position a replay must
+ * read again from (`journal_position` id JOURNAL_FOLD).
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { appendColumns, type Column } from "./chunk_writer.ts";
@@ -14,14 +14,6 @@ import type { PqRow } from "./validate_pq.ts";
 
 const SLOT_MS = 10 * 60_000;
 
-/** A cell's PQ records to write, with their series ids. */
-export interface DeviceRecords {
-  ids: readonly number[];
-  rows: readonly PqRow[];
-  /** Keys `series|slot` a folded record may hold already: it is replaced. */
-  replace: ReadonlySet<string>;
-}
-
 /** Series whose PQ record changed, by slot start (for the PQ rollups). */
 export type PqChanges = Map<number, Set<number>>;
 
@@ -32,63 +24,40 @@ export function notePqChange(changes: PqChanges, slot: number, seriesId: number)
   ids.add(seriesId);
 }
 
+/** A cell's own PQ record waiting for its DuckDB write. */
+interface DeviceRecord {
+  id: number;
+  row: PqRow;
+  heldFrom: JournalPosition | null;
+}
+
+/** The staging table of a cell's own records (a temporary table of the writer connection). */
+const DEVICE_STAGE_DDL =
+  "CREATE TEMP TABLE IF NOT EXISTS pq_device_stage AS SELECT * FROM pq_10min LIMIT 0";
+
 /** The columns of `pq_10min` for a cell's own records. */
-function deviceColumns(records: readonly DeviceRecords[]): { columns: Column[]; count: number } {
-  const count = records.reduce((n, r) => n + r.rows.length, 0);
+export function deviceColumns(records: readonly DeviceRecord[]): Column[] {
+  const count = records.length;
   const ids = new Int32Array(count);
   const slots = new Float64Array(count);
   const floats = Array.from({ length: 3 + HARMONIC_ORDERS.length }, () => new Float32Array(count));
-  let k = 0;
-  for (const r of records) {
-    r.rows.forEach((row, j) => {
-      ids[k] = r.ids[j]!;
-      slots[k] = row.slot;
-      floats[0]![k] = row.unbalance;
-      floats[1]![k] = row.pst;
-      floats[2]![k] = row.plt;
-      for (let h = 0; h < HARMONIC_ORDERS.length; h++) floats[3 + h]![k] = row.h ? row.h[h]! : NaN;
-      k++;
-    });
-  }
-  return {
-    count,
-    columns: [
-      { type: "integer", data: ids },
-      { type: "timestamp", data: slots },
-      { type: "utinyint", data: new Uint8Array(count).fill(PQ_ORIGIN.device) },
-      { type: "uinteger", data: new Uint32Array(count) },
-      { type: "usmallint", data: new Uint16Array(count) },
-      { type: "usmallint", data: new Uint16Array(count) },
-      ...floats.map((data) => ({ type: "float" as const, data })),
-    ],
-  };
-}
-
-/**
- * Writes a group's device records inside its transaction: a folded record of the same key is
- * deleted first (a device's record replaces the platform's fold), then all are appended.
- */
-export async function writeDeviceRecords(
-  c: DuckDBConnection,
-  records: readonly DeviceRecords[],
-): Promise<void> {
-  const replace = records.flatMap((r) => [...r.replace]);
-  if (replace.length) {
-    const keys = replace.map((key) => {
-      const [id, slot] = key.split("|");
-      return `(${id}, make_timestamp(${Number(slot) * 1000}))`;
-    });
-    await c.run(
-      `DELETE FROM pq_10min USING (VALUES ${keys.join(",")}) AS k(id, slot)
-       WHERE pq_10min.series_id = k.id AND pq_10min.slot = k.slot
-         AND pq_10min.origin = ${PQ_ORIGIN.folded}`,
-    );
-  }
-  const { columns, count } = deviceColumns(records);
-  if (!count) return;
-  const appender = await c.createAppender("pq_10min");
-  appendColumns(appender, columns, count);
-  appender.closeSync();
+  records.forEach(({ id, row }, k) => {
+    ids[k] = id;
+    slots[k] = row.slot;
+    floats[0]![k] = row.unbalance;
+    floats[1]![k] = row.pst;
+    floats[2]![k] = row.plt;
+    for (let h = 0; h < HARMONIC_ORDERS.length; h++) floats[3 + h]![k] = row.h ? row.h[h]! : NaN;
+  });
+  return [
+    { type: "integer", data: ids },
+    { type: "timestamp", data: slots },
+    { type: "utinyint", data: new Uint8Array(count).fill(PQ_ORIGIN.device) },
+    { type: "uinteger", data: new Uint32Array(count) },
+    { type: "usmallint", data: new Uint16Array(count) },
+    { type: "usmallint", data: new Uint16Array(count) },
+    ...floats.map((data) => ({ type: "float" as const, data })),
+  ];
 }
 
 /**
@@ -112,18 +81,31 @@ export async function storedDeviceRecords(
   return found;
 }
 
-/** The running folds of protocol v1 PQ values, by slot start. */
+/**
+ * The PQ values waiting for their DuckDB write: the running folds of protocol v1 values, by slot
+ * start, and the cells' own records (protocol v2), which are written together every few seconds
+ * rather than in every group's transaction (a second appender per group would cost the hot
+ * path more than the records themselves). The journal keeps what they hold (`heldFrom`).
+ */
 export class PqFolds {
   readonly #slots = new Map<number, PqSlotFold>();
+  /** Device records by `series|slot`. */
+  readonly #devices = new Map<string, DeviceRecord>();
   #staged = false;
 
-  /** Slots held. */
+  /** Slots folded and device records held. */
   get size(): number {
-    return this.#slots.size;
+    return this.#slots.size + this.#devices.size;
+  }
+
+  /** Device records held. */
+  get devices(): number {
+    return this.#devices.size;
   }
 
   clear(): void {
     this.#slots.clear();
+    this.#devices.clear();
     this.#staged = false;
   }
 
@@ -149,23 +131,39 @@ export class PqFolds {
     }
   }
 
-  /**
-   * The journal position a replay must fold again from: the oldest of the folds held, or
-   * `written` (how far the journal is in DuckDB) when none is held.
-   */
-  heldFrom(written: JournalPosition | null): JournalPosition | null {
-    let oldest = written;
-    for (const fold of this.#slots.values()) {
-      const from = fold.heldFrom;
-      if (from && (!oldest || comparePositions(from, oldest) < 0)) oldest = from;
-    }
-    return oldest;
+  /** Holds a cell's own records (series `ids`) for the next write; a held key is kept. */
+  addDevices(
+    ids: ArrayLike<number>,
+    rows: readonly PqRow[],
+    heldFrom: JournalPosition | null,
+  ): void {
+    rows.forEach((row, k) => {
+      const key = `${ids[k]}|${row.slot}`;
+      if (!this.#devices.has(key)) this.#devices.set(key, { id: ids[k]!, row, heldFrom });
+    });
+  }
+
+  /** Whether a device record of `series|slot` is held. */
+  hasDevice(key: string): boolean {
+    return this.#devices.has(key);
   }
 
   /**
-   * Merges the folds of the slots closed at `closedBefore` (slot end at or before it) into
-   * `pq_10min` in one transaction with the journal position a replay folds again from, then
-   * forgets them. Returns the series written per slot.
+   * The journal position a replay must read again from: the oldest of what is held, or
+   * `written` (how far the journal is in DuckDB) when nothing is.
+   */
+  heldFrom(written: JournalPosition | null): JournalPosition | null {
+    return oldest(written, [
+      ...[...this.#slots.values()].map((fold) => fold.heldFrom),
+      ...[...this.#devices.values()].map((record) => record.heldFrom),
+    ]);
+  }
+
+  /**
+   * Writes every device record held (replacing a folded record of the same key) and merges the
+   * folds of the slots closed at `closedBefore` (slot end at or before it) into `pq_10min`, in
+   * one transaction with the journal position a replay reads again from; then forgets them.
+   * Returns the series written per slot.
    */
   async write(
     c: DuckDBConnection,
@@ -174,28 +172,44 @@ export class PqFolds {
   ): Promise<PqChanges> {
     const changes: PqChanges = new Map();
     const slots = [...this.#slots.keys()].filter((slot) => slot + SLOT_MS <= closedBefore);
-    if (!slots.length) return changes;
+    const devices = [...this.#devices.values()];
+    if (!slots.length && !devices.length) return changes;
     if (!this.#staged) {
       await c.run(FOLD_STAGE_DDL);
+      await c.run(DEVICE_STAGE_DDL);
       this.#staged = true;
     }
     const kept = [...this.#slots].filter(([slot]) => !slots.includes(slot));
-    let from = written;
-    for (const [, fold] of kept) {
-      const held = fold.heldFrom;
-      if (held && (!from || comparePositions(held, from) < 0)) from = held;
-    }
+    const from = oldest(written, kept.map(([, fold]) => fold.heldFrom));
     await c.run("DELETE FROM pq_fold_stage");
-    const appender = await c.createAppender("pq_fold_stage", "main", "temp");
-    for (const slot of slots) {
-      const fold = this.#slots.get(slot)!;
-      appendColumns(appender, fold.columns(slot), fold.size);
-      changes.set(slot, new Set(fold.seriesIds()));
+    await c.run("DELETE FROM pq_device_stage");
+    if (slots.length) {
+      const appender = await c.createAppender("pq_fold_stage", "main", "temp");
+      for (const slot of slots) {
+        const fold = this.#slots.get(slot)!;
+        appendColumns(appender, fold.columns(slot), fold.size);
+        for (const id of fold.seriesIds()) notePqChange(changes, slot, id);
+      }
+      appender.closeSync();
     }
-    appender.closeSync();
+    if (devices.length) {
+      const appender = await c.createAppender("pq_device_stage", "main", "temp");
+      appendColumns(appender, deviceColumns(devices), devices.length);
+      appender.closeSync();
+      for (const { id, row } of devices) notePqChange(changes, row.slot, id);
+    }
     await c.run("BEGIN TRANSACTION");
     try {
-      await c.run(FOLD_MERGE_SQL);
+      if (devices.length) {
+        // A device's record wins over the platform's fold of the same slot.
+        await c.run(
+          `DELETE FROM pq_10min USING pq_device_stage d
+           WHERE pq_10min.series_id = d.series_id AND pq_10min.slot = d.slot
+             AND pq_10min.origin = ${PQ_ORIGIN.folded}`,
+        );
+        await c.run("INSERT INTO pq_10min SELECT * FROM pq_device_stage");
+      }
+      if (slots.length) await c.run(FOLD_MERGE_SQL);
       if (from) {
         await c.run(
           `INSERT OR REPLACE INTO journal_position VALUES (${JOURNAL_FOLD}, ${from.segment}, ${from.offset})`,
@@ -207,10 +221,23 @@ export class PqFolds {
       throw error;
     } finally {
       await c.run("DELETE FROM pq_fold_stage").catch(() => undefined);
+      await c.run("DELETE FROM pq_device_stage").catch(() => undefined);
     }
     for (const slot of slots) this.#slots.delete(slot);
+    // Records held while this write ran stay for the next.
+    for (const { id, row } of devices) this.#devices.delete(`${id}|${row.slot}`);
     return changes;
   }
+}
+
+/** The oldest of `positions` and `start` (null positions are ignored). */
+function oldest(
+  start: JournalPosition | null,
+  positions: readonly (JournalPosition | null)[],
+): JournalPosition | null {
+  let out = start;
+  for (const p of positions) if (p && (!out || comparePositions(p, out) < 0)) out = p;
+  return out;
 }
 
 /**

@@ -214,7 +214,7 @@ Deno.test("MeasurementStore.writeFolds() folds protocol v1 PQ values of a closed
   });
 });
 
-Deno.test("MeasurementStore.append() stores a cell's own PQ record once, in place of a fold of the same slot", async () => {
+Deno.test("MeasurementStore.append() stores a cell's own PQ record once (held until the next write), in place of a fold of the same slot", async () => {
   await withStore(async (store, _agg, q) => {
     const record = (pst: number) => ({
       slot: T0,
@@ -232,7 +232,13 @@ Deno.test("MeasurementStore.append() stores a cell's own PQ record once, in plac
       accepted: 1,
       duplicates: 0,
     });
+    assert.deepEqual(await q("SELECT origin FROM pq_10min"), [[2]], "held, not written yet");
+    // A resend: its lookup writes what is held first.
     assert.deepEqual(await store.append("C1", { measurements: [], pq: [record(0.5)] }), {
+      accepted: 0,
+      duplicates: 1,
+    });
+    assert.deepEqual(await store.append("C1", { measurements: [], pq: [record(0.75)] }), {
       accepted: 0,
       duplicates: 1,
     });
@@ -259,6 +265,7 @@ Deno.test("MeasurementStore.append() stores a cell's own PQ record once, in plac
       }),
       { accepted: 2, duplicates: 0 },
     );
+    assert.equal(await store.writeFolds(T0), 2, "held records are written with the folds");
     assert.deepEqual(await q("SELECT count(*)::INT FROM pq_10min"), [[3]]);
   });
 });
