@@ -11,6 +11,7 @@ import { type IngestionModule, ingestionModule } from "./modules/ingestion/mod.t
 import { type IoMonitoringModule, ioMonitoringModule } from "./modules/io_monitoring/mod.ts";
 import { type NotificationCentre, notificationsModule } from "./modules/notifications/mod.ts";
 import { statisticsModule } from "./modules/statistics/mod.ts";
+import { type PowerQualityModule, powerQualityModule } from "./modules/power_quality/mod.ts";
 import { type GridStatusService, monitoringModule } from "./modules/monitoring/mod.ts";
 import {
   API_PREFIXES,
@@ -68,6 +69,8 @@ export interface Platform {
     ioMonitoring: IoMonitoringModule;
     /** The cell protocol (tests flush the device statuses it collects). */
     ingestion: IngestionModule;
+    /** Power-quality reports (tests drive the job runner). */
+    powerQuality: PowerQualityModule;
   };
   close(): Promise<void>;
 }
@@ -164,6 +167,16 @@ export async function startPlatform(
     logger: logger.child({ module: "ingestion" }),
     mqtt: config.mqtt,
   });
+  const powerQuality = powerQualityModule({
+    db,
+    analytics,
+    bus,
+    logger: logger.child({ module: "power-quality" }),
+    topology: monitoring.topology,
+    cells: grid.cells,
+    store,
+    customers: customers.service,
+  });
   // Closed in the reverse order: the core (DuckDB) after every module that reads it.
   const modules: PlatformModule[] = [
     core,
@@ -176,6 +189,7 @@ export async function startPlatform(
     notifications,
     ioMonitoring,
     ingestion,
+    powerQuality,
   ];
 
   const app = createHttpApp(logger);
@@ -216,6 +230,7 @@ export async function startPlatform(
       notifications,
       ioMonitoring,
       ingestion,
+      powerQuality,
     },
     close: async () => {
       for (const module of [...modules].reverse()) {

@@ -130,6 +130,8 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = Object.freeze([
   { code: 524, key: "pq.csvGenerationError", status: 500 },
   // Not synchronised yet or the link is down: a retry later may succeed.
   { code: 526, key: "pq.dataNotAvailable", status: 503 },
+  // A report's job a dead process left running, given up after its last attempt (no code).
+  { key: "pq.reportInterrupted", status: 500 }, // params: attempts
 
   // Users (6xx)
   { code: 601, key: "users.weakPassword", status: 422 },

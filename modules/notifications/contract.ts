@@ -42,6 +42,9 @@ export interface NotificationInfo {
   node_id?: string;
   /** Beyond spec 3: the electrical work's key (IO monitoring opens the work). */
   ew_key?: string;
+  /** Beyond spec 3: the power-quality report a notification is about (the bell opens it). */
+  report_key?: string;
+  report_name?: string;
 }
 
 /** A notification as the API and the websocket send it. */

@@ -10,6 +10,7 @@ import type { CustomTriggerFired, NodeStateChanged } from "../monitoring/mod.ts"
 import type { CellsToConfigure, MappingValidated } from "../grid/mod.ts";
 import type { IoStateChanged } from "../io_monitoring/mod.ts";
 import type { LoginLocked } from "../identity/mod.ts";
+import type { ReportFinished } from "../power_quality/mod.ts";
 import { type EventBus, holdsKey, isAppAdmin, type Logger } from "../../kernel/mod.ts";
 import type { CurrentUserDto, EmailValidationRequested } from "../users/mod.ts";
 import { notificationMail, validationMail } from "./mail_texts.ts";
@@ -169,6 +170,30 @@ export function ioAnnouncement(e: IoStateChanged): Announcement {
   };
 }
 
+/**
+ * The end of a power-quality report (pq.reportFinished) as a POWER_QUALITY notification:
+ * state DONE (ready for download, INFO) or FAILED (WARNING), the result or the failure's key as
+ * status, the report's key and name so that the bell opens it.
+ */
+export function reportAnnouncement(e: ReportFinished): Announcement {
+  return {
+    customerKey: e.customerKey,
+    type: "POWER_QUALITY",
+    name: "PQ_REPORT",
+    severity: e.state === "DONE" ? "INFO" : "WARNING",
+    info: {
+      state: e.state,
+      status: e.status,
+      ew_name: e.electricalWorkName,
+      node_name: e.nodeName,
+      node_id: e.nodeId,
+      start_time: e.start,
+      report_key: e.reportKey,
+      report_name: e.reportName,
+    },
+  };
+}
+
 /** Dependencies of {@link startProducers}. */
 export interface ProducerDeps {
   bus: EventBus;
@@ -300,6 +325,9 @@ export function startProducers(deps: ProducerDeps): Producers {
     }),
     bus.subscribe("io.stateChanged", async (e: IoStateChanged) => {
       await announce(ioAnnouncement(e));
+    }),
+    bus.subscribe("pq.reportFinished", async (e: ReportFinished) => {
+      if (e.state !== "CANCELLED") await announce(reportAnnouncement(e));
     }),
     bus.subscribe("identity.loginLocked", async (e: LoginLocked) => {
       await announce(lockoutAnnouncement(e));

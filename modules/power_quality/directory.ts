@@ -1,0 +1,90 @@
+/**
+ * What reports read of the rest of the platform: the customer's nodes (monitoring's topology
+ * cache), the cell installed at each node (grid), the series its feeders write to (the core's
+ * store), the first stored 10-minute value, and the customer's nominal values.
+ */
+import type { DuckDBConnection } from "@duckdb/node-api";
+import type { MeasurementStore } from "../../core/mod.ts";
+import type { CustomerDto } from "../customers/mod.ts";
+import { allNodes, type CellsService, type NodeDto, type StationGroupDto } from "../grid/mod.ts";
+import { nominalVoltage } from "../monitoring/mod.ts";
+
+/** A feeder a report covers. */
+export interface ReportFeeder {
+  id: string;
+  name: string;
+  slot: number;
+}
+
+/** The nominal values and names a report needs of its customer. */
+export interface CustomerFacts {
+  name: string;
+  nominalVoltage: number;
+  nominalFrequency: 50 | 60;
+  timezone: string;
+}
+
+/** Reads of other modules, behind one interface (tests give their own). */
+export interface ReportDirectory {
+  nodes(customerKey: string): Promise<NodeDto[]>;
+  node(customerKey: string, id: string): Promise<NodeDto | null>;
+  /** Installed, not revoked cells by node id. */
+  cellsByNode(customerKey: string): Promise<Map<string, string>>;
+  /** Series ids of L1..L3 of a feeder of a cell (undefined: never reported). */
+  series(cellId: string, slot: number): (number | undefined)[];
+  /** Epoch ms of the feeders' first stored 10-minute value, or null when there is none. */
+  firstData(cellId: string, feeders: readonly ReportFeeder[]): Promise<number | null>;
+  customer(customerKey: string): Promise<CustomerFacts>;
+}
+
+/** What {@link platformDirectory} reads. */
+export interface DirectoryDeps {
+  topology: { get(customerKey: string): Promise<{ structure: readonly StationGroupDto[] }> };
+  cells: Pick<CellsService, "listFor">;
+  store: Pick<MeasurementStore, "seriesId">;
+  analytics: DuckDBConnection;
+  customers: { getByKey(key: string): Promise<CustomerDto | null> };
+}
+
+/** The directory over the platform's facades. */
+export function platformDirectory(deps: DirectoryDeps): ReportDirectory {
+  const directory: ReportDirectory = {
+    async nodes(customerKey) {
+      return allNodes((await deps.topology.get(customerKey)).structure);
+    },
+    async node(customerKey, id) {
+      return (await directory.nodes(customerKey)).find((n) => n.id === id) ?? null;
+    },
+    async cellsByNode(customerKey) {
+      const map = new Map<string, string>();
+      for (const cell of await deps.cells.listFor(customerKey, "INSTALLED")) {
+        if (cell.node_id && !cell.revoked) map.set(cell.node_id, cell.id);
+      }
+      return map;
+    },
+    series(cellId, slot) {
+      return [0, 1, 2].map((phase) => deps.store.seriesId(cellId, slot, phase));
+    },
+    async firstData(cellId, feeders) {
+      const ids = feeders.flatMap((f) => directory.series(cellId, f.slot))
+        .filter((id): id is number => id !== undefined);
+      if (!ids.length) return null;
+      const result = await deps.analytics.run(
+        `SELECT epoch_ms(min(slot))::DOUBLE FROM agg_10min WHERE series_id IN (${ids.join(",")})`,
+      );
+      const value = (await result.getRows())[0]?.[0];
+      return typeof value === "number" ? value : null;
+    },
+    async customer(customerKey) {
+      const customer = await deps.customers.getByKey(customerKey);
+      if (!customer) throw new Error(`Unknown customer ${customerKey}`);
+      return {
+        name: customer.name,
+        nominalVoltage: nominalVoltage(customer, "LV"),
+        nominalFrequency: customer.default_frequency === 60 ? 60 : 50,
+        timezone: customer.default_timezone ?? "UTC",
+      };
+    },
+  };
+  return directory;
+}
