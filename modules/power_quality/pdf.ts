@@ -225,7 +225,7 @@ function cover(w: Writer, input: PdfInput, fmt: Formatters): void {
   w.text(t.frequencyNote, MARGIN, { size: 8, color: MUTED });
 }
 
-const COLUMNS = [0, 120, 150, 210, 265, 310, 345, 380, 420, 460] as const;
+const COLUMNS = [0, 100, 128, 205, 250, 290, 330, 362, 392, 432] as const;
 
 function limitText(p: ParameterSummaryDto, fmt: Formatters): string {
   const main = `${p.unit === "%" && p.limit100 ? "±" : "≤ "}${fmt.number(p.limit)}${

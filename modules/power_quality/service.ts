@@ -10,7 +10,6 @@ import {
   CANCELLABLE,
   type CreateReportInput,
   DELETABLE,
-  PERIOD_PROBLEM_KEYS,
   periodEnd,
   periodProblem,
   type PqElectricalWorksDto,
@@ -145,7 +144,7 @@ export class ReportsService {
     const start = /^\d{4}-\d{2}-\d{2}T/.test(input.start) ? new Date(input.start) : null;
     const end = start && !Number.isNaN(start.getTime()) ? periodEnd(start, input.period) : null;
     const problem = periodProblem(start, end);
-    if (problem) throw new AppError(problem, { key: PERIOD_PROBLEM_KEYS[problem] });
+    if (problem) throw new AppError(problem);
     const from = start!.getTime();
     const to = end!.getTime();
     const now = this.now().getTime();
