@@ -6,12 +6,26 @@
  * and weeks, harmonics bar chart, voltage trend.
  */
 import fontkit from "@pdf-lib/fontkit";
-import { PDFDocument, type PDFFont, type PDFPage, rgb } from "pdf-lib";
+import { PDFDocument, rgb } from "pdf-lib";
 import type { ComplianceInput } from "../../core/mod.ts";
+import { harmonicsChart, voltageTrend } from "./pdf_charts.ts";
 import type { FeederSummaryDto, ParameterSummaryDto } from "./contract.ts";
 import type { CustomerFacts } from "./directory.ts";
-import { parameterName, PDF_TEXTS, type PdfTexts } from "./pdf_texts.ts";
+import { parameterName, PDF_TEXTS } from "./pdf_texts.ts";
 import type { ReportRow } from "./schema.ts";
+import {
+  A4,
+  fit,
+  type Formatters,
+  formatters,
+  INK,
+  MARGIN,
+  MUTED,
+  verdictColour,
+  verdictText,
+  worstPhase,
+  Writer,
+} from "./pdf_writer.ts";
 
 const FONT_DIR = new URL("../../node_modules/dejavu-fonts-ttf/ttf/", import.meta.url);
 let fonts: Promise<[Uint8Array, Uint8Array]> | undefined;
@@ -20,15 +34,6 @@ const loadFonts = () =>
     Deno.readFile(new URL("DejaVuSans.ttf", FONT_DIR)),
     Deno.readFile(new URL("DejaVuSans-Bold.ttf", FONT_DIR)),
   ]);
-
-const A4: [number, number] = [595.28, 841.89];
-const MARGIN = 48;
-const INK = rgb(0.1, 0.12, 0.16);
-const MUTED = rgb(0.42, 0.45, 0.5);
-const RULE = rgb(0.85, 0.87, 0.9);
-const GOOD = rgb(0.09, 0.5, 0.27);
-const BAD = rgb(0.75, 0.12, 0.12);
-const PHASE_COLOURS = [rgb(0.85, 0.15, 0.15), rgb(0.15, 0.35, 0.85), rgb(0.1, 0.6, 0.25)];
 
 /** What the PDF is made of. */
 export interface PdfInput {
@@ -42,72 +47,6 @@ export interface PdfInput {
   inputs: readonly ComplianceInput[];
   passed: boolean;
   createdAt?: Date;
-}
-
-/** A page being written top to bottom. */
-class Writer {
-  page!: PDFPage;
-  y = 0;
-  pages = 0;
-  constructor(
-    readonly doc: PDFDocument,
-    readonly regular: PDFFont,
-    readonly bold: PDFFont,
-    readonly texts: PdfTexts,
-  ) {
-    this.newPage();
-  }
-
-  newPage(): void {
-    this.page = this.doc.addPage(A4);
-    this.pages++;
-    this.y = A4[1] - MARGIN;
-    this.page.drawText(`${this.texts.page} ${this.pages}`, {
-      x: A4[0] - MARGIN - 40,
-      y: 24,
-      size: 8,
-      font: this.regular,
-      color: MUTED,
-    });
-  }
-
-  need(height: number): void {
-    if (this.y - height < MARGIN) this.newPage();
-  }
-
-  text(
-    value: string,
-    x: number,
-    options: { size?: number; bold?: boolean; color?: ReturnType<typeof rgb>; y?: number } = {},
-  ): void {
-    this.page.drawText(value, {
-      x,
-      y: options.y ?? this.y,
-      size: options.size ?? 9,
-      font: options.bold ? this.bold : this.regular,
-      color: options.color ?? INK,
-    });
-  }
-
-  line(size = 9, gap = 4): void {
-    this.y -= size + gap;
-  }
-
-  heading(value: string): void {
-    this.need(40);
-    this.y -= 8;
-    this.text(value, MARGIN, { size: 13, bold: true });
-    this.line(13, 8);
-  }
-
-  rule(): void {
-    this.page.drawLine({
-      start: { x: MARGIN, y: this.y + 9 },
-      end: { x: A4[0] - MARGIN, y: this.y + 9 },
-      thickness: 0.5,
-      color: RULE,
-    });
-  }
 }
 
 /** Renders a completed report's PDF. */
@@ -134,42 +73,6 @@ export async function renderReportPdf(input: PdfInput): Promise<Uint8Array> {
     }
   }
   return await doc.save();
-}
-
-interface Formatters {
-  number(v: number | null, digits?: number): string;
-  date(d: Date): string;
-}
-
-function formatters(language: string, timeZone: string): Formatters {
-  const safeZone = (() => {
-    try {
-      new Intl.DateTimeFormat("en", { timeZone });
-      return timeZone;
-    } catch {
-      return "UTC";
-    }
-  })();
-  const dates = new Intl.DateTimeFormat(language, {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: safeZone,
-  });
-  return {
-    number: (v, digits = 2) =>
-      v === null
-        ? "–"
-        : new Intl.NumberFormat(language, { maximumFractionDigits: digits }).format(v),
-    date: (d) => dates.format(d),
-  };
-}
-
-function verdictText(texts: PdfTexts, passed: boolean | null): string {
-  return passed === true ? texts.passed : passed === false ? texts.notPassed : texts.notEvaluable;
-}
-
-function verdictColour(passed: boolean | null) {
-  return passed === true ? GOOD : passed === false ? BAD : MUTED;
 }
 
 function cover(w: Writer, input: PdfInput, fmt: Formatters): void {
@@ -225,7 +128,7 @@ function cover(w: Writer, input: PdfInput, fmt: Formatters): void {
   w.text(t.frequencyNote, MARGIN, { size: 8, color: MUTED });
 }
 
-const COLUMNS = [0, 100, 128, 205, 250, 290, 330, 362, 392, 432] as const;
+const COLUMNS = [0, 100, 126, 200, 245, 285, 322, 352, 380, 430] as const;
 
 function limitText(p: ParameterSummaryDto, fmt: Formatters): string {
   const main = `${p.unit === "%" && p.limit100 ? "±" : "≤ "}${fmt.number(p.limit)}${
@@ -284,10 +187,6 @@ function summaryTable(w: Writer, feeder: FeederSummaryDto, fmt: Formatters): voi
   }
 }
 
-function worstPhase(p: ParameterSummaryDto) {
-  return p.phases.reduce((w, x) => ((x.value ?? -1) > (w.value ?? -1) ? x : w), p.phases[0]!);
-}
-
 function availability(w: Writer, feeder: FeederSummaryDto, fmt: Formatters): void {
   const t = w.texts;
   w.heading(t.availability);
@@ -307,129 +206,22 @@ function availability(w: Writer, feeder: FeederSummaryDto, fmt: Formatters): voi
     w.text(`${label} ${fmt.date(new Date(week.from))} – ${fmt.date(new Date(week.to))}`, MARGIN, {
       size: 8,
     });
-    w.text(verdictText(t, week.passed), MARGIN + 260, {
+    w.text(verdictText(t, week.passed), MARGIN + 300, {
       size: 8,
       color: verdictColour(week.passed),
     });
     if (week.failed.length) {
+      w.line(8, 3);
+      const names = week.failed.map((p) => parameterName(t, p)).join(", ");
       w.text(
-        `${t.failedParameters}: ${week.failed.map((p) => parameterName(t, p)).join(", ")}`,
-        MARGIN + 330,
-        { size: 7, color: MUTED },
+        fit(w.regular, `${t.failedParameters}: ${names}`, 7, A4[0] - 2 * MARGIN - 12),
+        MARGIN + 12,
+        {
+          size: 7,
+          color: MUTED,
+        },
       );
     }
     w.line(8, 5);
   }
-}
-
-function harmonicsChart(w: Writer, feeder: FeederSummaryDto, fmt: Formatters): void {
-  const t = w.texts;
-  const harmonics = feeder.parameters.filter((p) => p.parameter.startsWith("h"));
-  w.need(230);
-  w.heading(t.harmonics);
-  w.text(t.harmonicsText, MARGIN, { size: 8, color: MUTED });
-  w.line(8, 10);
-  const height = 150;
-  const width = A4[0] - 2 * MARGIN - 30;
-  const x0 = MARGIN + 30;
-  const y0 = w.y - height;
-  const top = Math.max(...harmonics.map((p) => Math.max(p.limit, worstPhase(p).value ?? 0)), 1);
-  const scale = height / (top * 1.1);
-  w.page.drawLine({
-    start: { x: x0, y: y0 },
-    end: { x: x0 + width, y: y0 },
-    thickness: 0.6,
-    color: MUTED,
-  });
-  w.page.drawLine({
-    start: { x: x0, y: y0 },
-    end: { x: x0, y: y0 + height },
-    thickness: 0.6,
-    color: MUTED,
-  });
-  for (const tick of [0, top / 2, top]) {
-    w.text(fmt.number(tick, 1), MARGIN, { size: 6, y: y0 + tick * scale - 2, color: MUTED });
-  }
-  const slot = width / harmonics.length;
-  harmonics.forEach((p, i) => {
-    const value = worstPhase(p).value ?? 0;
-    const x = x0 + i * slot + slot * 0.2;
-    w.page.drawRectangle({
-      x,
-      y: y0,
-      width: slot * 0.6,
-      height: Math.max(0, value * scale),
-      color: p.passed === false ? BAD : rgb(0.3, 0.45, 0.75),
-    });
-    w.page.drawLine({
-      start: { x: x - slot * 0.15, y: y0 + p.limit * scale },
-      end: { x: x + slot * 0.75, y: y0 + p.limit * scale },
-      thickness: 1.2,
-      color: BAD,
-    });
-    w.text(p.parameter.slice(1), x, { size: 6, y: y0 - 9, color: MUTED });
-  });
-  w.y = y0 - 24;
-}
-
-const DAY_MS = 86_400_000;
-const SLOT_MS = 600_000;
-
-/** Daily min and max of each phase's 10-minute voltage, with the ±10 % and -15 % lines. */
-function voltageTrend(w: Writer, input: ComplianceInput, from: number, to: number): void {
-  const t = w.texts;
-  w.need(240);
-  w.heading(t.trend);
-  w.text(t.trendText, MARGIN, { size: 8, color: MUTED });
-  w.line(8, 10);
-  const un = input.nominalVoltage;
-  const origin = input.period.from.getTime();
-  const days = Math.max(1, Math.ceil((to - from) / DAY_MS));
-  const height = 160;
-  const width = A4[0] - 2 * MARGIN - 36;
-  const x0 = MARGIN + 36;
-  const y0 = w.y - height;
-  const lo = un * 0.8;
-  const hi = un * 1.15;
-  const yOf = (v: number) => y0 + ((Math.min(hi, Math.max(lo, v)) - lo) / (hi - lo)) * height;
-  const xOf = (day: number) => x0 + (day / days) * width;
-  w.page.drawRectangle({ x: x0, y: y0, width, height, borderColor: RULE, borderWidth: 0.6 });
-  for (const [pct, dash] of [[10, false], [-10, false], [-15, true]] as const) {
-    const v = un * (1 + pct / 100);
-    w.page.drawLine({
-      start: { x: x0, y: yOf(v) },
-      end: { x: x0 + width, y: yOf(v) },
-      thickness: 0.8,
-      color: BAD,
-      ...(dash ? { dashArray: [3, 3] } : {}),
-    });
-    w.text(`${Math.round(v)} V`, MARGIN, { size: 6, y: yOf(v) - 2, color: MUTED });
-  }
-  w.text(`${Math.round(un)} V`, MARGIN, { size: 6, y: yOf(un) - 2, color: MUTED });
-  input.u.forEach((series, phase) => {
-    for (let day = 0; day < days; day++) {
-      const a = Math.max(0, Math.round((from + day * DAY_MS - origin) / SLOT_MS));
-      const b = Math.min(series.length, Math.round((from + (day + 1) * DAY_MS - origin) / SLOT_MS));
-      let min = Infinity;
-      let max = -Infinity;
-      for (let i = a; i < b; i++) {
-        const v = series[i]!;
-        if (Number.isNaN(v)) continue;
-        if (v < min) min = v;
-        if (v > max) max = v;
-      }
-      if (min > max) continue;
-      const x = xOf(day + 0.5) + (phase - 1) * Math.min(4, width / days / 4);
-      w.page.drawLine({
-        start: { x, y: yOf(min) },
-        end: { x, y: yOf(max) },
-        thickness: Math.max(0.8, Math.min(3, width / days / 5)),
-        color: PHASE_COLOURS[phase] ?? INK,
-      });
-    }
-  });
-  ["L1", "L2", "L3"].slice(0, input.u.length).forEach((label, i) => {
-    w.text(label, x0 + i * 40, { size: 7, y: y0 - 12, color: PHASE_COLOURS[i] ?? INK });
-  });
-  w.y = y0 - 28;
 }
