@@ -30,7 +30,8 @@ import type {
 } from "../../modules/power_quality/contract.ts";
 import { reports } from "../../modules/power_quality/schema.ts";
 import { loginWithPassword } from "../helpers/oidc_login.ts";
-import { decodeClaims, TEST_BASE_URL } from "../helpers/platform.ts";
+import pg from "pg";
+import { databaseKinds, decodeClaims, TEST_BASE_URL } from "../helpers/platform.ts";
 
 const DAY = 86_400_000;
 const WEEK = 7 * DAY;
@@ -53,8 +54,13 @@ interface Client {
   raw(path: string): Promise<Response>;
 }
 
-async function open(dataDir: string): Promise<Client> {
-  const config = loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: TEST_BASE_URL, LOG_LEVEL: "error" });
+async function open(dataDir: string, databaseUrl: string | undefined): Promise<Client> {
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    PUBLIC_URL: TEST_BASE_URL,
+    LOG_LEVEL: "error",
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  });
   const platform = await startPlatform(config, createLogger("error"));
   const fetchApp = (req: Request) => Promise.resolve(platform.app.fetch(req));
   const user = DEMO_USERS[0];
@@ -149,13 +155,47 @@ async function pdfText(pdf: Uint8Array): Promise<string> {
   }
 }
 
-Deno.test({
-  name: "power-quality reports: hand-made weeks, codes, cancel, restart, PDF and CSV",
-  sanitizeResources: false,
-  sanitizeOps: false,
-  async fn() {
+/** A fresh PostgreSQL database on the server of TEST_PG_ADMIN_URL, and its drop. */
+async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = Deno.env.get("TEST_PG_ADMIN_URL")!;
+  const name = `gw_pq_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+      await c.end();
+    },
+  };
+}
+
+for (const kind of databaseKinds()) {
+  Deno.test({
+    name: `power-quality reports on ${kind}: hand-made weeks, codes, cancel, restart, PDF and CSV`,
+    sanitizeResources: false,
+    sanitizeOps: false,
+    async fn() {
+      const database = kind === "postgres" ? await postgresDatabase() : null;
+      try {
+        await run(database?.url);
+      } finally {
+        await database?.drop();
+      }
+    },
+  });
+}
+
+async function run(databaseUrl: string | undefined): Promise<void> {
+  {
     const dataDir = await mkdtemp(join(tmpdir(), "gridwatch-pq-"));
-    let client = await open(dataDir);
+    let client = await open(dataDir, databaseUrl);
     try {
       const { platform } = client;
       // The demo users turn the power-quality notifications on (as the settings page saves it).
@@ -362,7 +402,7 @@ Deno.test({
       })
         .where(eq(reports.key, de.body.key));
       await platform.close();
-      client = await open(dataDir);
+      client = await open(dataDir, databaseUrl);
       const resumed = await finished(client, passing.body.key);
       assert.equal(resumed.status, "COMPLETED");
       assert.equal(resumed.result, "PASSED");
@@ -374,5 +414,5 @@ Deno.test({
       await releaseNativeHandles();
       await rm(dataDir, { recursive: true, force: true });
     }
-  },
-});
+  }
+}
