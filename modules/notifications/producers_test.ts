@@ -9,6 +9,7 @@ import {
   coalesceNodeChanges,
   ioAnnouncement,
   lockoutAnnouncement,
+  reportAnnouncement,
   startProducers,
 } from "./producers.ts";
 import { type NotificationDto, NotificationsService } from "./service.ts";
@@ -303,4 +304,35 @@ Deno.test("a login lockout is a SETUP_INFORMATION warning for the user-managemen
     user("locked", ["hes:um:admin"], {}),
   ].filter(a.audience!).map((u) => u.user_id);
   assert.deepEqual(admins, ["um-admin"]);
+});
+
+Deno.test("reportAnnouncement() reads a finished report as POWER_QUALITY: DONE as INFO, failed as WARNING", () => {
+  const e = {
+    customerKey: "c1",
+    reportKey: "r1",
+    reportName: "Week 46",
+    nodeId: "n1",
+    nodeName: "TS Seeblick",
+    electricalWorkName: "TS Seeblick",
+    state: "DONE" as const,
+    status: "NOT_PASSED",
+    start: "2026-11-09T00:00:00.000Z",
+    at: "2026-11-16T00:02:10.000Z",
+  };
+  const done = reportAnnouncement(e);
+  assert.equal(done.type, "POWER_QUALITY");
+  assert.equal(done.severity, "INFO");
+  assert.deepEqual(done.info, {
+    state: "DONE",
+    status: "NOT_PASSED",
+    ew_name: "TS Seeblick",
+    node_name: "TS Seeblick",
+    node_id: "n1",
+    start_time: "2026-11-09T00:00:00.000Z",
+    report_key: "r1",
+    report_name: "Week 46",
+  });
+  const failed = reportAnnouncement({ ...e, state: "FAILED", status: "pq.dataNotAvailable" });
+  assert.equal(failed.severity, "WARNING");
+  assert.equal(failed.info.state, "FAILED");
 });

@@ -8,7 +8,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { type ComplianceInput, loadComplianceInputs } from "../../core/mod.ts";
 import { AppError } from "../../kernel/mod.ts";
 import { loadStart } from "./analysis.ts";
-import type { ReportDirectory } from "./directory.ts";
+import { feederNominal, type ReportDirectory } from "./directory.ts";
 import type { ReportRow } from "./schema.ts";
 
 const SLOT_MS = 600_000;
@@ -82,7 +82,7 @@ export class ReportCsv {
         this.analytics,
         row.feeders.map((f) => ({
           phases: this.directory.series(cellId, f.slot),
-          nominalVoltage: customer.nominalVoltage,
+          nominalVoltage: feederNominal(customer, f),
           nominalFrequency: customer.nominalFrequency,
         })),
         new Date(origin),

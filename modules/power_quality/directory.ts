@@ -9,19 +9,22 @@ import type { CustomerDto } from "../customers/mod.ts";
 import { allNodes, type CellsService, type NodeDto, type StationGroupDto } from "../grid/mod.ts";
 import { nominalVoltage } from "../monitoring/mod.ts";
 
-/** A feeder a report covers. */
-export interface ReportFeeder {
-  id: string;
-  name: string;
-  slot: number;
-}
+import type { ReportFeeder } from "./schema.ts";
 
 /** The nominal values and names a report needs of its customer. */
 export interface CustomerFacts {
   name: string;
+  /** Phase-to-neutral nominal voltage of LV feeders, V. */
   nominalVoltage: number;
+  /** Phase-to-neutral nominal voltage of MV feeders (MV lines, MV estimation), V. */
+  nominalVoltageMv: number;
   nominalFrequency: 50 | 60;
   timezone: string;
+}
+
+/** The nominal phase voltage a feeder is evaluated against (MV feeders: the MV nominal). */
+export function feederNominal(customer: CustomerFacts, feeder: { level?: "LV" | "MV" }): number {
+  return feeder.level === "MV" ? customer.nominalVoltageMv : customer.nominalVoltage;
 }
 
 /** Reads of other modules, behind one interface (tests give their own). */
@@ -81,6 +84,7 @@ export function platformDirectory(deps: DirectoryDeps): ReportDirectory {
       return {
         name: customer.name,
         nominalVoltage: nominalVoltage(customer, "LV"),
+        nominalVoltageMv: nominalVoltage(customer, "MV"),
         nominalFrequency: customer.default_frequency === 60 ? 60 : 50,
         timezone: customer.default_timezone ?? "UTC",
       };

@@ -25,7 +25,7 @@ import {
 } from "../../kernel/mod.ts";
 import { evaluateFeeder, loadStart } from "./analysis.ts";
 import type { FeederSummaryDto } from "./contract.ts";
-import type { ReportDirectory } from "./directory.ts";
+import { feederNominal, type ReportDirectory } from "./directory.ts";
 import { renderReportPdf } from "./pdf.ts";
 import { type Failure, reportFiles, type ReportRow, reports } from "./schema.ts";
 
@@ -101,9 +101,9 @@ export class ReportJobs implements JobQueue<ReportJob> {
     if (series.every((s) => s.every((id) => id === undefined))) throw new AppError(526);
     const inputs: ComplianceInput[] = await loadComplianceInputs(
       analytics,
-      series.map((phases) => ({
+      series.map((phases, k) => ({
         phases,
-        nominalVoltage: customer.nominalVoltage,
+        nominalVoltage: feederNominal(customer, job.feeders[k]!),
         nominalFrequency: customer.nominalFrequency,
       })),
       new Date(loadStart(from)),

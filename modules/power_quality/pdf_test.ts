@@ -26,6 +26,7 @@ async function render(language: "en" | "uk") {
     customer: {
       name: "EW Demo AG",
       nominalVoltage: 230,
+      nominalVoltageMv: 9238,
       nominalFrequency: 50,
       timezone: "Europe/Zurich",
     },

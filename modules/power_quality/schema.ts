@@ -19,6 +19,14 @@ import {
   STANDARDS,
 } from "./contract.ts";
 
+/** A feeder a report covers; MV feeders are evaluated against the MV nominal voltage. */
+export interface ReportFeeder {
+  id: string;
+  name: string;
+  slot: number;
+  level?: "LV" | "MV";
+}
+
 export const powerQualitySchema = pgSchema("power_quality");
 
 const ts = (name: string) => timestamp(name, { withTimezone: true });
@@ -42,7 +50,7 @@ export const reports = powerQualitySchema.table("reports", {
   nodeId: text("node_id").notNull(),
   nodeName: text("node_name").notNull(),
   ewName: text("ew_name").notNull(),
-  feeders: jsonb("feeders").$type<{ id: string; name: string; slot: number }[]>().notNull(),
+  feeders: jsonb("feeders").$type<ReportFeeder[]>().notNull(),
   startAt: ts("start_at").notNull(),
   endAt: ts("end_at").notNull(),
   standard: text("standard", { enum: STANDARDS }).notNull(),

@@ -5,7 +5,7 @@
  */
 import { and, count, desc, eq, ilike, type SQL, sql } from "drizzle-orm";
 import { AppError, type Db } from "../../kernel/mod.ts";
-import type { NodeDto } from "../grid/mod.ts";
+import { feederLevel, type NodeDto } from "../grid/mod.ts";
 import {
   CANCELLABLE,
   type CreateReportInput,
@@ -22,7 +22,7 @@ import {
   REPORTS_PER_PAGE,
   type ReportsQuery,
 } from "./contract.ts";
-import { reportFiles, type ReportRow, reports } from "./schema.ts";
+import { type ReportFeeder, reportFiles, type ReportRow, reports } from "./schema.ts";
 import type { ReportDirectory } from "./directory.ts";
 
 const DAY_MS = 86_400_000;
@@ -287,11 +287,11 @@ export class ReportsService {
 function pickFeeders(
   node: NodeDto,
   ids: readonly string[] | undefined,
-): { id: string; name: string; slot: number }[] {
+): ReportFeeder[] {
   const sorted = [...node.feeders].sort((a, b) => a.slot - b.slot);
   const chosen = ids?.length ? sorted.filter((f) => ids.includes(f.id)) : sorted.slice(0, 1);
   if (ids?.length && chosen.length !== new Set(ids).size) {
     throw new AppError("grid.elementNotFound");
   }
-  return chosen.map(({ id, name, slot }) => ({ id, name, slot }));
+  return chosen.map((f) => ({ id: f.id, name: f.name, slot: f.slot, level: feederLevel(f) }));
 }

@@ -409,6 +409,24 @@ async function run(databaseUrl: string | undefined): Promise<void> {
       const gaveUp = await finished(client, de.body.key);
       assert.equal(gaveUp.status, "FAILED");
       assert.equal(gaveUp.failure?.key, "pq.reportInterrupted");
+      // The report given up on ends in a POWER_QUALITY notification that reads as failed.
+      const after = await (await client.raw(`/nsm/notifications/users/${me}?size=100`))
+        .json() as { notifications: { type: string; info: string }[] };
+      const failed = after.notifications.filter((n) => n.type === "POWER_QUALITY")
+        .map((n) => JSON.parse(n.info) as { state: string; report_key: string })
+        .filter((n) => n.state === "FAILED");
+      assert.deepEqual(failed.map((n) => n.report_key), [de.body.key]);
+      // How long the runs took (claim to completion), for the report.
+      const timings = await client.platform.services.db.select().from(reports);
+      for (const row of timings) {
+        if (row.startedAt && row.finishedAt && row.status === "COMPLETED") {
+          console.log(
+            `report ${row.name}: ${
+              (row.endAt.getTime() - row.startAt.getTime()) / 86_400_000
+            } days in ${row.finishedAt.getTime() - row.startedAt.getTime()} ms`,
+          );
+        }
+      }
     } finally {
       await client.platform.close();
       await releaseNativeHandles();
