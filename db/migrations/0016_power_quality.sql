@@ -31,7 +31,9 @@ CREATE TABLE power_quality.reports (
   created_at timestamptz NOT NULL DEFAULT now(),
   started_at timestamptz,
   finished_at timestamptz,
-  has_pdf boolean NOT NULL DEFAULT false
+  has_pdf boolean NOT NULL DEFAULT false,
+  -- The custom limit set's overrides as they were at creation; null: EN 50160.
+  limits jsonb
 );
 CREATE INDEX reports_customer_created_idx ON power_quality.reports (customer_key, created_at);
 CREATE INDEX reports_due_idx ON power_quality.reports (status, due_at);
@@ -42,3 +44,15 @@ CREATE TABLE power_quality.report_files (
   pdf bytea NOT NULL,
   created_at timestamptz NOT NULL DEFAULT now()
 );
+
+-- Custom limit sets: EN 50160 with an administrator's overrides (EN 50160 itself is locked).
+CREATE TABLE power_quality.limit_sets (
+  key text PRIMARY KEY,
+  customer_key text NOT NULL,
+  name text NOT NULL,
+  overrides jsonb NOT NULL,
+  updated_by text NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE UNIQUE INDEX limit_sets_customer_name_idx
+  ON power_quality.limit_sets (customer_key, lower(name));

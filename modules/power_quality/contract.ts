@@ -295,3 +295,73 @@ export const pqElectricalWorksDto = z.object({
 }).meta({ id: "PqElectricalWorksDto" });
 export type PqElectricalWorksDto = z.output<typeof pqElectricalWorksDto>;
 export type PqLimits = PqElectricalWorksDto["limits"];
+
+// ---- Custom limit sets (admin-edited; EN 50160 itself is locked) ---------------------------
+
+/** The key of the locked EN 50160 set in the list of limit sets. */
+export const EN50160_KEY = "EN50160";
+
+const pct = z.number().finite().min(-100).max(100);
+const share = z.number().finite().min(0).max(100);
+const positive = z.number().finite().gt(0).max(100);
+const band = z.strictObject({ lowerPct: pct.optional(), upperPct: pct.optional() });
+const deviation = z.strictObject({
+  band: band.optional(),
+  sharePct: share.optional(),
+  band100: band.optional(),
+});
+const maximum = z.strictObject({ max: positive.optional(), sharePct: share.optional() });
+const HARMONIC_KEYS = Array.from({ length: 24 }, (_, k) => String(k + 2)) as [string, ...string[]];
+
+/** What a custom set changes of EN 50160 (any value; the rest stays the standard's). */
+export const limitOverridesInput = z.strictObject({
+  voltage: deviation.optional(),
+  frequency: deviation.optional(),
+  flicker: maximum.optional(),
+  unbalance: maximum.optional(),
+  thd: maximum.optional(),
+  harmonics: z.strictObject({
+    maxPct: z.partialRecord(z.enum(HARMONIC_KEYS), positive).optional(),
+    sharePct: share.optional(),
+  }).optional(),
+});
+export type LimitOverridesInput = z.output<typeof limitOverridesInput>;
+
+/** `POST /pqm/limit-sets`, `PUT /pqm/limit-sets/{key}`. */
+export const limitSetInput = z.strictObject({
+  name: reportName,
+  overrides: limitOverridesInput,
+});
+export type LimitSetInput = z.output<typeof limitSetInput>;
+
+const deviationDto = z.object({
+  band: z.object({ lowerPct: z.number(), upperPct: z.number() }),
+  sharePct: z.number(),
+  band100: z.object({ lowerPct: z.number(), upperPct: z.number() }),
+});
+const maximumDto = z.object({ max: z.number(), sharePct: z.number() });
+
+/** A limit set with every value. */
+export const limitSetDto = z.object({
+  key: z.string(),
+  name: z.string(),
+  /** EN 50160 itself: read-only. */
+  locked: z.boolean(),
+  limits: z.object({
+    voltage: deviationDto,
+    frequency: deviationDto,
+    flicker: maximumDto,
+    unbalance: maximumDto,
+    thd: maximumDto,
+    harmonics: z.object({ maxPct: z.record(z.string(), z.number()), sharePct: z.number() }),
+  }),
+  overrides: limitOverridesInput,
+  updated_at: z.string().nullable(),
+}).meta({ id: "PqLimitSetDto" });
+export type LimitSetDto = z.output<typeof limitSetDto>;
+
+/** `GET /pqm/limit-sets`: EN 50160 (locked) first, then the customer's custom sets by name. */
+export const limitSetsDto = z.object({ limit_sets: z.array(limitSetDto) }).meta({
+  id: "PqLimitSetsDto",
+});
+export type LimitSetsDto = z.output<typeof limitSetsDto>;

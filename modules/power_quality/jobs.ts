@@ -11,7 +11,6 @@ import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import {
   ComplianceError,
   type ComplianceInput,
-  EN50160_LV,
   loadComplianceInputs,
   PeriodError,
 } from "../../core/mod.ts";
@@ -24,6 +23,7 @@ import {
   type Logger,
 } from "../../kernel/mod.ts";
 import { evaluateFeeder, loadStart } from "./analysis.ts";
+import { limitsOf } from "./limit_sets.ts";
 import type { FeederSummaryDto } from "./contract.ts";
 import { feederNominal, type ReportDirectory } from "./directory.ts";
 import { renderReportPdf } from "./pdf.ts";
@@ -111,9 +111,10 @@ export class ReportJobs implements JobQueue<ReportJob> {
     );
     check();
     ctx.progress(40, "EVALUATING");
+    const limits = limitsOf(job.limits, job.limitSet);
     const summary: FeederSummaryDto[] = [];
     for (const [k, feeder] of job.feeders.entries()) {
-      summary.push(evaluateFeeder(feeder, inputs[k]!, from, to, EN50160_LV).summary);
+      summary.push(evaluateFeeder(feeder, inputs[k]!, from, to, limits).summary);
       check();
       ctx.progress(40 + (30 * (k + 1)) / job.feeders.length, "EVALUATING");
     }

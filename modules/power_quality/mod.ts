@@ -17,6 +17,7 @@ import { type DirectoryDeps, platformDirectory, type ReportDirectory } from "./d
 import { type ReportJob, ReportJobs } from "./jobs.ts";
 import { powerQualityRoutes } from "./routes.ts";
 import { DEFAULT_REPORT_LIMITS, type ReportLimits, ReportsService } from "./service.ts";
+import { LimitSetsService } from "./limit_sets.ts";
 import "./events.ts";
 
 export type { ReportFinished } from "./events.ts";
@@ -55,14 +56,15 @@ export function powerQualityModule(deps: PowerQualityDeps): PowerQualityModule {
     pollMs: deps.pollMs ?? 5_000,
   });
   const limits = { ...DEFAULT_REPORT_LIMITS, ...deps.limits };
-  const reports = new ReportsService(deps.db, directory, runner, limits);
+  const limitSets = new LimitSetsService(deps.db);
+  const reports = new ReportsService(deps.db, directory, runner, limitSets, limits);
   return {
     name: "power_quality",
     reports,
     runner,
     api: [{
       prefix: "/pqm",
-      routes: powerQualityRoutes(reports, new ReportCsv(deps.analytics, directory)),
+      routes: powerQualityRoutes(reports, new ReportCsv(deps.analytics, directory), limitSets),
     }],
     start: () => runner.start(),
     close: () => runner.close(),

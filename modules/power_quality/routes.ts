@@ -7,6 +7,9 @@ import { z } from "zod";
 import { type AppEnv, AppError, doc, requireApp, validate } from "../../kernel/mod.ts";
 import {
   createReportInput,
+  limitSetDto,
+  limitSetInput,
+  limitSetsDto,
   pqElectricalWorksDto,
   reportAcceptedDto,
   reportDetailDto,
@@ -16,6 +19,7 @@ import {
 } from "./contract.ts";
 import type { ReportsService } from "./service.ts";
 import type { ReportCsv } from "./csv.ts";
+import type { LimitSetsService } from "./limit_sets.ts";
 
 const APP = "app:power-quality";
 
@@ -29,7 +33,11 @@ const disposition = (name: string) =>
   }`;
 
 /** Routes mounted at /pqm (behind authentication). */
-export function powerQualityRoutes(service: ReportsService, csv: ReportCsv): Hono<AppEnv> {
+export function powerQualityRoutes(
+  service: ReportsService,
+  csv: ReportCsv,
+  limitSets: LimitSetsService,
+): Hono<AppEnv> {
   const customerKey = (c: Context<AppEnv>) => {
     const tenant = c.get("tenant");
     if (!tenant.applications.includes(APP)) throw new AppError("common.forbidden", { key: APP });
@@ -100,6 +108,52 @@ export function powerQualityRoutes(service: ReportsService, csv: ReportCsv): Hon
       "/reports/:key/cancel",
       doc({ summary: "Cancel a Scheduled or In progress report", answer: reportDto }),
       async (c) => c.json(await service.cancel(customerKey(c), c.req.param("key"))),
+    )
+    .get(
+      "/limit-sets",
+      doc({
+        summary: "EN 50160 (locked) and the customer's custom limit sets",
+        answer: limitSetsDto,
+      }),
+      async (c) => c.json(await limitSets.list(customerKey(c))),
+    )
+    .post(
+      "/limit-sets",
+      requireApp(APP, { admin: true }),
+      validate("json", limitSetInput),
+      doc({
+        summary: "Create a custom limit set (administrators)",
+        answer: limitSetDto,
+        status: 201,
+      }),
+      async (c) => {
+        const by = c.get("principal").userId;
+        return c.json(await limitSets.create(customerKey(c), by, c.req.valid("json")), 201);
+      },
+    )
+    .put(
+      "/limit-sets/:key",
+      requireApp(APP, { admin: true }),
+      validate("json", limitSetInput),
+      doc({
+        summary: "Change a custom limit set (administrators; EN 50160 is locked)",
+        answer: limitSetDto,
+      }),
+      async (c) => {
+        const by = c.get("principal").userId;
+        return c.json(
+          await limitSets.update(customerKey(c), by, c.req.param("key"), c.req.valid("json")),
+        );
+      },
+    )
+    .delete(
+      "/limit-sets/:key",
+      requireApp(APP, { admin: true }),
+      doc({ summary: "Delete a custom limit set (administrators)", answer: null, status: 204 }),
+      async (c) => {
+        await limitSets.delete(customerKey(c), c.req.param("key"));
+        return c.body(null, 204);
+      },
     )
     .delete(
       "/reports/:key",

@@ -12,6 +12,7 @@ import {
 } from "drizzle-orm/pg-core";
 import {
   type FeederSummaryDto,
+  type LimitOverridesInput,
   REPORT_LANGUAGES,
   REPORT_RESULTS,
   REPORT_STAGES,
@@ -68,11 +69,24 @@ export const reports = powerQualitySchema.table("reports", {
   startedAt: ts("started_at"),
   finishedAt: ts("finished_at"),
   hasPdf: boolean("has_pdf").notNull().default(false),
+  /** The custom limit set as it was when the report was created; null: EN 50160. */
+  limits: jsonb("limits").$type<LimitOverridesInput>(),
 }, (t) => [
   index("reports_customer_created_idx").on(t.customerKey, t.createdAt),
   index("reports_due_idx").on(t.status, t.dueAt),
 ]);
 export type ReportRow = typeof reports.$inferSelect;
+
+/** A customer's custom limit set: EN 50160 with the admin's overrides. */
+export const limitSets = powerQualitySchema.table("limit_sets", {
+  key: text("key").primaryKey(),
+  customerKey: text("customer_key").notNull(),
+  name: text("name").notNull(),
+  overrides: jsonb("overrides").$type<LimitOverridesInput>().notNull(),
+  updatedBy: text("updated_by").notNull(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});
+export type LimitSetRow = typeof limitSets.$inferSelect;
 
 /** The generated PDF of a completed report. */
 export const reportFiles = powerQualitySchema.table("report_files", {

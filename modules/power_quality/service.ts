@@ -4,7 +4,7 @@
  * cancel and delete. The work itself runs as a job (jobs.ts); this service only wakes it.
  */
 import { and, count, desc, eq, ilike, type SQL, sql } from "drizzle-orm";
-import { AppError, type Db } from "../../kernel/mod.ts";
+import { AppError, type Db, validationError } from "../../kernel/mod.ts";
 import { feederLevel, type NodeDto } from "../grid/mod.ts";
 import {
   CANCELLABLE,
@@ -24,6 +24,7 @@ import {
 } from "./contract.ts";
 import { type ReportFeeder, reportFiles, type ReportRow, reports } from "./schema.ts";
 import type { ReportDirectory } from "./directory.ts";
+import { customLabel, type LimitSetsService } from "./limit_sets.ts";
 
 const DAY_MS = 86_400_000;
 /** A slot is written a minute after it closes; the job waits a bit more (aggregation every 10 s). */
@@ -88,6 +89,7 @@ export class ReportsService {
     private readonly db: Db,
     private readonly directory: ReportDirectory,
     private readonly runner: Wakeable,
+    private readonly limitSets: LimitSetsService,
     readonly limits: Readonly<ReportLimits> = DEFAULT_REPORT_LIMITS,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -154,9 +156,16 @@ export class ReportsService {
     if (from > now + this.limits.maxFutureDays * DAY_MS) {
       throw new AppError(513, { limit: this.limits.maxFutureDays });
     }
+    let limitSet = "EN 50160";
+    let overrides = null;
     if (input.standard === "CUSTOM") {
-      // Custom limit sets are not editable yet: only EN 50160 can be evaluated.
-      throw new AppError(522, { limit_set: input.limit_set ?? "" });
+      if (!input.limit_set) {
+        throw validationError([{ path: "limit_set", key: "validation.required", params: {} }]);
+      }
+      // The set as it is now: later edits of the set never change this report.
+      const set = await this.limitSets.row(customerKey, input.limit_set);
+      limitSet = customLabel(set.name);
+      overrides = set.overrides;
     }
     const node = await this.directory.node(customerKey, input.node);
     if (!node) throw new AppError(506);
@@ -189,7 +198,8 @@ export class ReportsService {
         startAt: new Date(from),
         endAt: new Date(to),
         standard: input.standard,
-        limitSet: "EN 50160",
+        limitSet,
+        limits: overrides,
         status: "SCHEDULED",
         dueAt: new Date(Math.max(now, to + DUE_GRACE_MS)),
         createdBy: caller.userId,

@@ -350,6 +350,68 @@ async function run(databaseUrl: string | undefined): Promise<void> {
       const short = await create({ name: "ab", start: iso(weekA), period: "P1D" });
       assert.match(JSON.stringify(short.body), /validation.nameMin/);
 
+      // Custom limit sets: administrators derive them from EN 50160, which stays locked.
+      const admin = DEMO_USERS[1];
+      const adminToken = (await loginWithPassword(
+        (req) => Promise.resolve(platform.app.fetch(req)),
+        TEST_BASE_URL,
+        admin.email,
+        admin.password,
+      )).access_token;
+      const asAdmin = async (method: string, path: string, body?: unknown) => {
+        const res = await platform.app.fetch(
+          new Request(`${TEST_BASE_URL}${path}`, {
+            method,
+            headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+            ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          }),
+        );
+        const text = await res.text();
+        return { status: res.status, body: text ? JSON.parse(text) : {} };
+      };
+      // 99 % of the intervals inside +/-10 %: week A's 50 low intervals (4.96 %) fail it.
+      const strict = { name: "Strict 99 percent", overrides: { voltage: { sharePct: 99 } } };
+      assert.equal((await client.call("POST", "/pqm/limit-sets", strict)).status, 403);
+      const set = await asAdmin("POST", "/pqm/limit-sets", strict);
+      assert.equal(set.status, 201, JSON.stringify(set.body));
+      assert.equal(set.body.limits.voltage.sharePct, 99);
+      assert.equal(set.body.limits.voltage.band100.lowerPct, -15);
+      assert.equal(
+        (await asAdmin("POST", "/pqm/limit-sets", strict)).body.params.issues[0].key,
+        "pq.limitSetExists",
+      );
+      const narrow = await asAdmin("POST", "/pqm/limit-sets", {
+        name: "Narrow 100 percent band",
+        overrides: { voltage: { band100: { lowerPct: -5 } } },
+      });
+      assert.equal(narrow.status, 400);
+      assert.equal(narrow.body.params.issues[0].key, "pq.limitSetInvalid");
+      assert.equal((await asAdmin("PUT", "/pqm/limit-sets/EN50160", strict)).status, 403);
+      const sets = await client.call<{ limit_sets: { key: string; locked: boolean }[] }>(
+        "GET",
+        "/pqm/limit-sets",
+      );
+      assert.deepEqual(sets.body.limit_sets.map((l) => l.locked), [true, false]);
+      const custom = await create({
+        name: "Week A strict",
+        start: iso(weekA),
+        period: "P7D",
+        standard: "CUSTOM",
+        limit_set: set.body.key,
+      });
+      assert.equal(custom.status, 202, JSON.stringify(custom.body));
+      // The set changes after the report was asked for: the report keeps the set it was given.
+      await asAdmin("PUT", `/pqm/limit-sets/${set.body.key}`, { ...strict, overrides: {} });
+      const strictDone = await finished(client, custom.body.key);
+      assert.equal(strictDone.limit_set, "Custom: Strict 99 percent");
+      assert.equal(strictDone.result, "NOT_PASSED");
+      const strictVoltage = strictDone.summary![0]!.parameters[0]!;
+      assert.deepEqual([strictVoltage.n1, strictVoltage.share_pct, strictVoltage.passed], [
+        50,
+        99,
+        false,
+      ]);
+
       // 502: a completed report cannot be cancelled; a scheduled one can, then not again.
       assert.equal(
         (await client.call("POST", `/pqm/reports/${passing.body.key}/cancel`)).body.code,
@@ -372,6 +434,11 @@ async function run(databaseUrl: string | undefined): Promise<void> {
       // The list: 12 per page, newest first, filters.
       const page = await client.call<ReportPageDto>("GET", "/pqm/reports?result=PASSED");
       assert.deepEqual(page.body.reports.map((x) => x.name).sort(), ["Week A", "Woche A"]);
+      const notPassed = await client.call<ReportPageDto>("GET", "/pqm/reports?result=NOT_PASSED");
+      assert.deepEqual(notPassed.body.reports.map((x) => x.name).sort(), [
+        "Three parts",
+        "Week A strict",
+      ]);
       assert.equal(page.body.size, 12);
 
       // POWER_QUALITY notifications: one per completed report, state DONE.
@@ -380,7 +447,7 @@ async function run(databaseUrl: string | undefined): Promise<void> {
         .json() as { notifications: { type: string; info: string }[] };
       const pq = notes.notifications.filter((n) => n.type === "POWER_QUALITY")
         .map((n) => JSON.parse(n.info) as { state: string; report_name: string });
-      assert.equal(pq.length, 3, JSON.stringify(pq));
+      assert.equal(pq.length, 4, JSON.stringify(pq));
       assert.ok(pq.every((n) => n.state === "DONE"));
 
       // A restart: a report a dead process left In progress resumes; one out of attempts fails.
