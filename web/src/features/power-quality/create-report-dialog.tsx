@@ -14,6 +14,7 @@ import { ApiError } from "../../lib/api.ts";
 import { type FieldMessage, serverErrors } from "../../lib/field-errors.ts";
 import { customerAtom } from "../../lib/session-atoms.ts";
 import { useAction } from "../../lib/use-action.ts";
+import { useLiveLoad } from "../../lib/use-live-load.ts";
 import { Button } from "../../ui/button.tsx";
 import { CodedText } from "../../ui/coded-text.tsx";
 import {
@@ -80,10 +81,12 @@ export function CreateReportDialog(
     amount: "1",
     unit: "weeks",
     end: instantToWall(lastWeekStart(Date.now()) + WEEK, timeZone),
+    limitSet: "EN50160",
   });
   const [values, setValues] = useState<ReportFormValues>(initial);
   const [touched, setTouched] = useState(false);
   const [server, setServer] = useState<ReturnType<typeof serverErrors<ReportField>> | null>(null);
+  const sets = useLiveLoad((signal) => pqApi.limitSets(signal), open ? "sets" : null, null);
   const node = nodes.find((n) => n.id === values.node) ?? null;
   const local = validateReportForm(values, {
     limits: works.limits,
@@ -175,6 +178,21 @@ export function CreateReportDialog(
                 value={values.language}
                 options={REPORT_LANGUAGES.map((l) => ({ value: l, label: t(`languages.${l}`) }))}
                 onValueChange={(l) => set({ language: l as ReportLanguage })}
+              />
+            )}
+          </FormField>
+          <FormField label={t("fields.standard")} className="sm:col-span-2">
+            {(control) => (
+              <Select
+                {...control}
+                value={values.limitSet}
+                options={(sets.data?.limit_sets ?? [{ key: "EN50160", name: "EN 50160" }]).map((
+                  s,
+                ) => ({
+                  value: s.key,
+                  label: s.key === "EN50160" ? s.name : t("customSet", { name: s.name }),
+                }))}
+                onValueChange={(key) => set({ limitSet: key })}
               />
             )}
           </FormField>

@@ -5,6 +5,7 @@
 import { api, apiBlob } from "../../lib/api.ts";
 import type {
   CreateReportInput,
+  LimitSetsDto,
   PqElectricalWorksDto,
   ReportAcceptedDto,
   ReportDetailDto,
@@ -35,6 +36,8 @@ export const pqApi = {
   ) => api.get<ReportPageDto>("/pqm/reports", { query, signal, handleErrors }),
   get: (key: string, signal: AbortSignal) =>
     api.get<ReportDetailDto>(`/pqm/reports/${encodeURIComponent(key)}`, { signal, handleErrors }),
+  limitSets: (signal: AbortSignal) =>
+    api.get<LimitSetsDto>("/pqm/limit-sets", { signal, handleErrors }),
   create: (input: CreateReportInput) =>
     api.post<ReportAcceptedDto>("/pqm/reports", input, { handleErrors }),
   cancel: (key: string) =>

@@ -34,6 +34,8 @@ export interface ReportFormValues {
   amount: string;
   unit: DurationUnit;
   end: string;
+  /** EN50160 or the key of a custom limit set. */
+  limitSet: string;
 }
 
 /** A message of the `errors` namespace with its placeholders and code. */
@@ -97,7 +99,9 @@ export function toInput(values: ReportFormValues, timeZone: string): CreateRepor
     ...(values.feeders.length ? { feeders: values.feeders } : {}),
     start: new Date(start).toISOString(),
     period,
-    standard: "EN50160",
+    ...(values.limitSet && values.limitSet !== "EN50160"
+      ? { standard: "CUSTOM" as const, limit_set: values.limitSet }
+      : { standard: "EN50160" as const }),
   };
 }
 

@@ -26,6 +26,7 @@ const values = (over: Partial<ReportFormValues> = {}): ReportFormValues => ({
   amount: "1",
   unit: "weeks",
   end: "",
+  limitSet: "EN50160",
   ...over,
 });
 const check = (over: Partial<ReportFormValues>, nodeHasCell: boolean | null = true) =>
