@@ -36,6 +36,7 @@ import {
   type WebConfig,
 } from "./kernel/mod.ts";
 import { usersModule } from "./modules/users/mod.ts";
+import { voltageEventsModule } from "./modules/voltage_events/mod.ts";
 import type { CustomersService } from "./modules/customers/mod.ts";
 import type { Aggregator } from "./core/mod.ts";
 import type { DuckDBConnection } from "@duckdb/node-api";
@@ -176,6 +177,16 @@ export async function startPlatform(
     notifications,
     ioMonitoring,
     ingestion,
+    voltageEventsModule({
+      db,
+      analytics,
+      structure: async (key) => (await monitoring.topology.get(key)).structure,
+      cells: grid.cells,
+      nominalVoltage: async (key) => {
+        const pair = (await customers.service.getByKey(key))?.default_lv_nominal_voltage;
+        return Number.parseFloat((pair ?? "230/400").split("/")[0] ?? "230") || 230;
+      },
+    }),
   ];
 
   const app = createHttpApp(logger);
