@@ -1,7 +1,7 @@
 /**
  * Reads of the time-series store's `voltage_events` table (written by the ingestion path,
  * core/ingest/store.ts): the events of a set of cells under a filter, counted and paged in SQL;
- * the tolerance-curve filter runs on the rows (modules/voltage_events/curves.ts).
+ * the tolerance-curve filter runs on the rows (the contract's `insideCurve`).
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { type EventFilter, type EventKind, insideCurve } from "./contract.ts";

@@ -34,6 +34,7 @@ import {
   SWELL_ROW_IDS,
   type TableCellDto,
 } from "./contract.ts";
+import { tableCellOf, typeOfKind } from "./classification.ts";
 import { eventKey, parseEventKey } from "./keys.ts";
 import { recordings } from "./schema.ts";
 
@@ -63,22 +64,6 @@ export interface VoltageEventsDeps {
 const DAY_MS = 86_400_000;
 /** Most events the tables count. */
 const TABLE_SCAN_LIMIT = 500_000;
-
-/** The events family of a classified kind. */
-export function typeOfKind(kind: string): EventType {
-  return kind.startsWith("INTERRUPTION") ? "INTERRUPTION" : kind as EventType;
-}
-
-/** The stored `row/column` table cell as the answer's object. */
-export function tableCellOf(stored: string | null): TableCellDto | null {
-  if (!stored) return null;
-  const cut = stored.indexOf("/");
-  const row = stored.slice(0, cut);
-  const column = stored.slice(cut + 1);
-  if ((SWELL_ROW_IDS as readonly string[]).includes(row)) return { table: "SWELL", row, column };
-  if ((DIP_ROW_IDS as readonly string[]).includes(row)) return { table: "DIP", row, column };
-  return null;
-}
 
 const phaseOf = (p: string | null) => p === "L1" || p === "L2" || p === "L3" ? p : null;
 const round2 = (v: number | null) => v === null ? null : Math.round(v * 100) / 100;
