@@ -131,8 +131,13 @@ export const SWELL_COLUMN_IDS = ["10-500ms", "0.5-5s", "5-60s"] as const;
 export const RECORDING_STATUSES = ["REQUESTED", "DOWNLOADING", "DOWNLOADED", "FAILED"] as const;
 export type RecordingStatus = (typeof RECORDING_STATUSES)[number];
 
-/** Catalogue codes a failed download carries (spec 8.2). */
-export const RECORDING_FAILURE_CODES = [515, 516, 518, 521] as const;
+/** Catalogue codes a failed download carries (spec 8.2) and their message keys. */
+export const RECORDING_FAILURES = {
+  515: "pq.cellFilesNotFound",
+  516: "pq.cellFilesError",
+  518: "pq.downloadTimeout",
+  521: "pq.dataFilesCorrupted",
+} as const;
 
 /** Which side of a tolerance curve the list keeps. */
 export const CURVE_SIDES = ["INSIDE", "OUTSIDE"] as const;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { DIP_COLUMNS, DIP_ROWS, SWELL_COLUMNS, SWELL_ROWS } from "../../core/events/mod.ts";
+import { DIP_COLUMNS, DIP_ROWS, SWELL_COLUMNS, SWELL_ROWS } from "../../core/mod.ts";
 import {
   DIP_COLUMN_IDS,
   DIP_ROW_IDS,

@@ -26,13 +26,11 @@ import {
   type EventPointsDto,
   EVENTS_PAGE_SIZE,
   type EventTablesDto,
-  type EventType,
   type EventWorksDto,
   MAX_PLOT_POINTS,
   type RecordingStateDto,
   SWELL_COLUMN_IDS,
   SWELL_ROW_IDS,
-  type TableCellDto,
 } from "./contract.ts";
 import { tableCellOf, typeOfKind } from "./classification.ts";
 import { eventKey, parseEventKey } from "./keys.ts";

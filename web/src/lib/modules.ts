@@ -113,7 +113,7 @@ export const MODULES: Readonly<Record<ModuleId, ModuleDefinition>> = {
   ),
   "power-quality": define("power-quality", "/power-quality/reports", {
     key: "app:power-quality",
-  }, NOT_BUILT),
+  }),
   "api-doc": define("api-doc", "/api-doc", { key: "app:api-doc" }, NOT_BUILT),
   "io-monitoring": define("io-monitoring", "/io-monitoring", {
     key: "app:io-monitoring",

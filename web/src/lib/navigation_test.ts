@@ -58,7 +58,6 @@ Deno.test("buildMegaMenu() greys out the modules not built yet, even for an admi
     "api-doc",
     "api-settings",
     "data-export",
-    "power-quality",
     "scada-connector",
   ]);
   const denial = (id: string) => entries.find((e) => e.id === id)?.denial;

@@ -33,6 +33,7 @@ export {
   insideCurve,
   ITIC_LOWER,
   ITIC_UPPER,
+  RECORDING_FAILURES,
   SEMI_F47,
   SWELL_COLUMN_IDS,
   SWELL_ROW_IDS,
@@ -109,17 +110,23 @@ export function queryOf(params: Record<string, string>, page?: number): string {
 export function formProblems(form: FilterForm): Record<string, string> {
   const p = filterParams(form);
   const out: Record<string, string> = {};
-  for (const [field, text] of [
-    ["depth_min", form.depthMin],
-    ["depth_max", form.depthMax],
-  ] as const) {
+  for (
+    const [field, text] of [
+      ["depth_min", form.depthMin],
+      ["depth_max", form.depthMax],
+    ] as const
+  ) {
     const v = number(text);
-    if (text.trim() && (v === undefined || v < 0 || v > 200)) out[field] = "validation.invalidValue";
+    if (text.trim() && (v === undefined || v < 0 || v > 200)) {
+      out[field] = "validation.invalidValue";
+    }
   }
-  for (const [field, text] of [
-    ["duration_min_ms", form.durationMin],
-    ["duration_max_ms", form.durationMax],
-  ] as const) {
+  for (
+    const [field, text] of [
+      ["duration_min_ms", form.durationMin],
+      ["duration_max_ms", form.durationMax],
+    ] as const
+  ) {
     const v = number(text);
     if (text.trim() && (v === undefined || v < 0 || !Number.isInteger(v))) {
       out[field] = "validation.integerOnly";
@@ -151,4 +158,9 @@ export function logPosition(seconds: number): number {
 /** The y position (0 top .. 1 bottom) of a magnitude in per unit, clamped. */
 export function magnitudePosition(pu: number): number {
   return 1 - Math.max(0, Math.min(1, (pu - PLOT.minPu) / (PLOT.maxPu - PLOT.minPu)));
+}
+
+/** A table row or column id as an i18n key part (i18next splits keys at dots). */
+export function idKey(id: string): string {
+  return id.replaceAll(".", "_");
 }
