@@ -180,6 +180,9 @@ export async function startPlatform(
     voltageEventsModule({
       db,
       analytics,
+      bus,
+      logger: logger.child({ module: "voltage-events" }),
+      addCommandSource: grid.addCommandSource,
       structure: async (key) => (await monitoring.topology.get(key)).structure,
       cells: grid.cells,
       nominalVoltage: async (key) => {

@@ -59,13 +59,20 @@ export {
   type NodeSeries,
 } from "./quality/load.ts";
 export {
+  answerRecordingCommands,
   type Batch,
+  type CommandOutcome,
   type FeederKind,
+  generateBatch,
   generateRange,
   type LoadProfile,
+  type RecordingBehaviour,
   runLive,
+  runRecordingCells,
   type SendError,
   type SimCell,
+  simulatedRecording,
+  type SimRecordingFile,
   type SimFeeder,
 } from "./simulator/mod.ts";
 export { pruneRaw } from "./ingest/retention.ts";

@@ -12,6 +12,7 @@ import type { IoStateChanged } from "../io_monitoring/mod.ts";
 import type { LoginLocked } from "../identity/mod.ts";
 import { type EventBus, holdsKey, isAppAdmin, type Logger } from "../../kernel/mod.ts";
 import type { CurrentUserDto, EmailValidationRequested } from "../users/mod.ts";
+import type { RecordingFinished } from "../voltage_events/mod.ts";
 import { notificationMail, validationMail } from "./mail_texts.ts";
 import type { Mailer } from "./mailer.ts";
 import {
@@ -169,6 +170,30 @@ export function ioAnnouncement(e: IoStateChanged): Announcement {
   };
 }
 
+/**
+ * The end of an event recording's download (voltageEvents.recordingFinished) as a POWER_QUALITY
+ * notification named EVENT_DOWNLOAD for the user who asked for it: state DONE (INFO) or FAILED
+ * (WARNING) with the catalogue code as `counter`; `start_time` is the event's start.
+ */
+export function recordingAnnouncement(e: RecordingFinished): Announcement {
+  return {
+    customerKey: e.customerKey,
+    type: "POWER_QUALITY",
+    name: "EVENT_DOWNLOAD",
+    severity: e.status === "DOWNLOADED" ? "INFO" : "WARNING",
+    info: {
+      ew_name: e.ewName,
+      node_name: e.nodeName,
+      start_time: e.eventStart,
+      state: e.status === "DOWNLOADED" ? "DONE" : "FAILED",
+      status: e.eventKey,
+      ...(e.code === null ? {} : { counter: e.code }),
+    },
+    productId: e.cellId,
+    audience: (user) => user.user_id === e.userId,
+  };
+}
+
 /** Dependencies of {@link startProducers}. */
 export interface ProducerDeps {
   bus: EventBus;
@@ -300,6 +325,9 @@ export function startProducers(deps: ProducerDeps): Producers {
     }),
     bus.subscribe("io.stateChanged", async (e: IoStateChanged) => {
       await announce(ioAnnouncement(e));
+    }),
+    bus.subscribe("voltageEvents.recordingFinished", async (e: RecordingFinished) => {
+      await announce(recordingAnnouncement(e));
     }),
     bus.subscribe("identity.loginLocked", async (e: LoginLocked) => {
       await announce(lockoutAnnouncement(e));

@@ -159,3 +159,15 @@ export async function countsPerCell(
   }
   return out;
 }
+
+/** The stored events of (cell, event id) pairs. */
+export async function eventsByIds(
+  analytics: Analytics,
+  pairs: readonly { cellId: string; eventId: string }[],
+): Promise<EventRow[]> {
+  if (!pairs.length) return [];
+  const list = pairs.map((p) => `(${quote(p.cellId)}, ${quote(p.eventId)})`).join(",");
+  return (await analytics.runAndReadAll(
+    `SELECT ${COLUMNS} FROM voltage_events WHERE (cell_id, event_id) IN (${list})`,
+  )).getRows().map(toRow);
+}

@@ -12,6 +12,7 @@ import {
   depthOf,
   eventPage,
   type EventRow,
+  eventsByIds,
   eventWithTrace,
   matchingEvents,
 } from "./analytics.ts";
@@ -255,6 +256,23 @@ export class VoltageEventsService {
       })),
       truncated: rows.length > MAX_PLOT_POINTS,
     };
+  }
+
+  /** A stored event, or `null`. */
+  async rowOf(cellId: string, eventId: string): Promise<EventRow | null> {
+    return (await eventWithTrace(this.deps.analytics, cellId, eventId))?.row ?? null;
+  }
+
+  /** The answers' events of (cell, event id) pairs at the customer's cells, by `cell|event`. */
+  async dtos(
+    pairs: readonly { cellId: string; eventId: string }[],
+    places: Map<string, CellPlace>,
+  ): Promise<Map<string, EventDto>> {
+    const rows = (await eventsByIds(this.deps.analytics, pairs)).filter((r) =>
+      places.has(r.cellId)
+    );
+    const states = await this.recordingStates(rows);
+    return new Map(rows.map((r) => [`${r.cellId}|${r.eventId}`, this.#dto(r, places, states)]));
   }
 
   /** The recording states of rows, by `cell|event`. */
