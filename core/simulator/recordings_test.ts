@@ -44,19 +44,19 @@ for (
 ) {
   Deno.test(`answerRecordingCommands() ${behaviour} cell answers ${expected}`, async () => {
     const calls: { url: string; init?: RequestInit }[] = [];
-    const fake = (async (url: string | URL | Request, init?: RequestInit) => {
+    const fake = ((url: string | URL | Request, init?: RequestInit) => {
       calls.push({ url: String(url), ...(init ? { init } : {}) });
       if (String(url).endsWith("/configuration")) {
-        return Response.json({
+        return Promise.resolve(Response.json({
           commands: [{
             id: "r1",
             kind: "UPLOAD_EVENT_RECORDING",
             event_id: event.id,
             upload_path: "/ingest/v1/recordings/r1",
           }],
-        });
+        }));
       }
-      return new Response(null, { status: 204 });
+      return Promise.resolve(new Response(null, { status: 204 }));
     }) as typeof fetch;
     const out = await answerRecordingCommands({
       baseUrl: "http://cell.test",
