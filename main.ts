@@ -36,7 +36,7 @@ import {
   type WebConfig,
 } from "./kernel/mod.ts";
 import { usersModule } from "./modules/users/mod.ts";
-import { voltageEventsModule } from "./modules/voltage_events/mod.ts";
+import { type VoltageEventsModule, voltageEventsModule } from "./modules/voltage_events/mod.ts";
 import type { CustomersService } from "./modules/customers/mod.ts";
 import type { Aggregator } from "./core/mod.ts";
 import type { DuckDBConnection } from "@duckdb/node-api";
@@ -69,6 +69,7 @@ export interface Platform {
     ioMonitoring: IoMonitoringModule;
     /** The cell protocol (tests flush the device statuses it collects). */
     ingestion: IngestionModule;
+    voltageEvents: VoltageEventsModule;
   };
   close(): Promise<void>;
 }
@@ -165,6 +166,19 @@ export async function startPlatform(
     logger: logger.child({ module: "ingestion" }),
     mqtt: config.mqtt,
   });
+  const voltageEvents = voltageEventsModule({
+    db,
+    analytics,
+    bus,
+    logger: logger.child({ module: "voltage-events" }),
+    addCommandSource: grid.addCommandSource,
+    structure: async (key) => (await monitoring.topology.get(key)).structure,
+    cells: grid.cells,
+    nominalVoltage: async (key) => {
+      const pair = (await customers.service.getByKey(key))?.default_lv_nominal_voltage;
+      return Number.parseFloat((pair ?? "230/400").split("/")[0] ?? "230") || 230;
+    },
+  });
   // Closed in the reverse order: the core (DuckDB) after every module that reads it.
   const modules: PlatformModule[] = [
     core,
@@ -177,19 +191,7 @@ export async function startPlatform(
     notifications,
     ioMonitoring,
     ingestion,
-    voltageEventsModule({
-      db,
-      analytics,
-      bus,
-      logger: logger.child({ module: "voltage-events" }),
-      addCommandSource: grid.addCommandSource,
-      structure: async (key) => (await monitoring.topology.get(key)).structure,
-      cells: grid.cells,
-      nominalVoltage: async (key) => {
-        const pair = (await customers.service.getByKey(key))?.default_lv_nominal_voltage;
-        return Number.parseFloat((pair ?? "230/400").split("/")[0] ?? "230") || 230;
-      },
-    }),
+    voltageEvents,
   ];
 
   const app = createHttpApp(logger);
@@ -230,6 +232,7 @@ export async function startPlatform(
       notifications,
       ioMonitoring,
       ingestion,
+      voltageEvents,
     },
     close: async () => {
       for (const module of [...modules].reverse()) {
