@@ -71,9 +71,9 @@ export {
   runRecordingCells,
   type SendError,
   type SimCell,
-  simulatedRecording,
-  type SimRecordingFile,
   type SimFeeder,
+  type SimRecordingFile,
+  simulatedRecording,
 } from "./simulator/mod.ts";
 export { pruneRaw } from "./ingest/retention.ts";
 export { startStreamingCore, type StreamingCore, type StreamingCoreOptions } from "./streaming.ts";

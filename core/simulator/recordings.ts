@@ -7,6 +7,7 @@
  * uploads a file altered after its checksum was taken, TIMEOUT stays silent, ERROR reports that
  * it cannot read its files; an event it does not know is reported NOT_FOUND.
  */
+import { isOffline } from "./_context.ts";
 import { generateBatch } from "./generate.ts";
 import { WINDOW_MS } from "./protocol.ts";
 import type { SimCell } from "./topology.ts";
@@ -132,7 +133,7 @@ export async function answerRecordingCommands(
 }
 
 /**
- * Polls every cell's configuration every `intervalMs` and answers its recording commands, until
+ * Polls every online cell's configuration every `intervalMs` and answers its recording commands, until
  * `signal` aborts. Errors of one cell are reported and do not stop the others.
  */
 export async function runRecordingCells(options: {
@@ -147,6 +148,8 @@ export async function runRecordingCells(options: {
   while (!signal.aborted) {
     for (const cell of options.cells) {
       if (signal.aborted) return;
+      // An offline cell hears no command (its downloads time out).
+      if (isOffline(cell, Date.now())) continue;
       try {
         await answerRecordingCommands({ baseUrl: options.baseUrl, cell, seed: options.seed });
       } catch (error) {

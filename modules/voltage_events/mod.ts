@@ -13,11 +13,11 @@ import { type VoltageEventsDeps, VoltageEventsService } from "./service.ts";
 
 export type { EventDetailDto, EventPageDto, EventWorksDto } from "./contract.ts";
 export { VoltageEventsService } from "./service.ts";
+export type { RecordingFinished } from "./events.ts";
 export {
   DEFAULT_TIMEOUTS,
   RECORDING_FORMAT,
   type RecordingFile,
-  type RecordingFinished,
   RecordingsService,
   type RecordingTimeouts,
   sha256Hex,

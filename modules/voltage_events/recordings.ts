@@ -18,6 +18,7 @@ import { AppError, type Db, type EventBus, type Logger } from "../../kernel/mod.
 import type { RecordingPageDto, RecordingStatus } from "./contract.ts";
 import { EVENTS_PAGE_SIZE } from "./contract.ts";
 import { eventKey } from "./keys.ts";
+import type { RecordingFinished } from "./events.ts";
 import { recordings } from "./schema.ts";
 import type { VoltageEventsService } from "./service.ts";
 
@@ -52,25 +53,6 @@ export const recordingFile = z.strictObject({
   })).min(1).max(3),
 });
 export type RecordingFile = z.output<typeof recordingFile>;
-
-/** A download ended (published for the notifications). */
-export interface RecordingFinished {
-  customerKey: string;
-  userId: string;
-  cellId: string;
-  eventKey: string;
-  eventStart: string;
-  nodeName: string;
-  ewName: string;
-  status: "DOWNLOADED" | "FAILED";
-  code: number | null;
-}
-
-declare module "../../kernel/events.ts" {
-  interface EventMap {
-    "voltageEvents.recordingFinished": RecordingFinished;
-  }
-}
 
 /** SHA-256 of bytes as lower-case hex. */
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {

@@ -136,24 +136,41 @@ export function recordingCellRoutes(
     return cell.cellId;
   };
   return new Hono<AppEnv>()
-    .put("/v1/recordings/:id", async (c) => {
-      const cellId = await cellOf(c);
-      const bytes = new Uint8Array(await c.req.arrayBuffer());
-      if (bytes.length > MAX_RECORDING_BYTES) throw new AppError("common.payloadTooLarge");
-      const outcome = await deps.recordings.upload(
-        cellId,
-        c.req.param("id"),
-        bytes,
-        c.req.header("x-content-sha256") ?? null,
-      );
-      if (!outcome.accepted) throw new AppError("pq.dataFilesCorrupted");
-      return c.body(null, 204);
-    })
-    .post("/v1/recordings/:id/failure", async (c) => {
-      const cellId = await cellOf(c);
-      const parsed = failureBody.safeParse(await c.req.json().catch(() => null));
-      if (!parsed.success) throw new AppError("common.badRequest");
-      await deps.recordings.failure(cellId, c.req.param("id"), parsed.data.reason);
-      return c.body(null, 204);
-    });
+    .put(
+      "/v1/recordings/:id",
+      doc({
+        summary:
+          "A cell uploads the recording a command asked for (X-Content-SHA256); 521 if corrupted",
+        answer: null,
+        status: 204,
+      }),
+      async (c) => {
+        const cellId = await cellOf(c);
+        const bytes = new Uint8Array(await c.req.arrayBuffer());
+        if (bytes.length > MAX_RECORDING_BYTES) throw new AppError("common.payloadTooLarge");
+        const outcome = await deps.recordings.upload(
+          cellId,
+          c.req.param("id"),
+          bytes,
+          c.req.header("x-content-sha256") ?? null,
+        );
+        if (!outcome.accepted) throw new AppError("pq.dataFilesCorrupted");
+        return c.body(null, 204);
+      },
+    )
+    .post(
+      "/v1/recordings/:id/failure",
+      doc({
+        summary: "A cell cannot upload a recording: NOT_FOUND (515) or ERROR (516)",
+        answer: null,
+        status: 204,
+      }),
+      async (c) => {
+        const cellId = await cellOf(c);
+        const parsed = failureBody.safeParse(await c.req.json().catch(() => null));
+        if (!parsed.success) throw new AppError("common.badRequest");
+        await deps.recordings.failure(cellId, c.req.param("id"), parsed.data.reason);
+        return c.body(null, 204);
+      },
+    );
 }
