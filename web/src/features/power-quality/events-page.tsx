@@ -58,6 +58,8 @@ export function EventsPage() {
   const [recordingsPage, setRecordingsPage] = useState(1);
   const [open, setOpen] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
+  /** Raised by Apply, so that applying the same filters loads again (new events came in). */
+  const [round, setRound] = useState(0);
   const changed = useCallback(() => setVersion((v) => v + 1), []);
   const problems = formProblems(draft);
   const params = useMemo(() => filterParams(applied), [applied]);
@@ -66,24 +68,25 @@ export function EventsPage() {
   const works = useAsync((signal) => api.get<EventWorks>("/pqe/electrical-works", { signal }), []);
   const list = useAsync(
     (signal) => api.get<EventPage>(`/pqe/events${queryOf(params, page)}`, { signal }),
-    [query, page, version],
+    [query, page, version, round],
   );
   const tables = useAsync(
     (signal) => api.get<EventTables>(`/pqe/events/tables${query}`, { signal }),
-    [query],
+    [query, round],
   );
   const points = useAsync(
     (signal) =>
       tab === "plot"
         ? api.get<EventPoints>(`/pqe/events/points${query}`, { signal })
         : Promise.resolve({ points: [], truncated: false }),
-    [query, tab],
+    [query, tab, round],
   );
 
   const apply = () => {
     if (Object.keys(problems).length) return;
     setApplied(draft);
     setPage(1);
+    setRound((r) => r + 1);
   };
   const set = (patch: Partial<FilterForm>) => setDraft((d) => ({ ...d, ...patch }));
   const errorOf = (field: string) =>
