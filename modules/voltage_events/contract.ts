@@ -286,6 +286,37 @@ export const recordingPageDto = z.object({
 }).meta({ id: "PqeRecordingPageDto" });
 export type RecordingPageDto = z.output<typeof recordingPageDto>;
 
+/** A node's event in a grid event. */
+export const gridEventNodeDto = z.object({
+  key: z.string(),
+  node_id: z.string(),
+  node_name: z.string(),
+  latitude: z.number(),
+  longitude: z.number(),
+  kind: z.enum(EVENT_KINDS),
+  start: z.string(),
+  depth_pct: z.number().nullable(),
+}).meta({ id: "PqeGridEventNodeDto" });
+
+/** Events of different cells within one second: one grid event (beyond the spec). */
+export const gridEventDto = z.object({
+  start: z.string(),
+  /** MV: every measured node of one MV feeder group saw it; LOCAL otherwise. */
+  origin: z.enum(["MV", "LOCAL"]),
+  mv_feeder_group: z.string().nullable(),
+  nodes: z.array(gridEventNodeDto),
+}).meta({ id: "PqeGridEventDto" });
+export type GridEventDto = z.output<typeof gridEventDto>;
+
+/** One page of grid events, newest first. */
+export const gridEventPageDto = z.object({
+  grid_events: z.array(gridEventDto),
+  page: z.number(),
+  page_size: z.number(),
+  total: z.number(),
+}).meta({ id: "PqeGridEventPageDto" });
+export type GridEventPageDto = z.output<typeof gridEventPageDto>;
+
 // ---- inputs ----
 
 const isoTime = z.iso.datetime({ offset: true });
@@ -357,3 +388,11 @@ export type RecordingListQuery = z.output<typeof recordingListQuery>;
 export const recordingFileQuery = z.object({
   format: z.enum(RECORDING_FORMATS).optional(),
 });
+
+/** `GET /pqe/grid-events`: a period (default the last 30 days) and a 1-based page. */
+export const gridEventsQuery = z.object({
+  from: isoTime.optional(),
+  to: isoTime.optional(),
+  page: z.coerce.number().int().min(1).max(100_000).optional(),
+}).superRefine(checkFilter);
+export type GridEventsQuery = z.output<typeof gridEventsQuery>;

@@ -18,7 +18,7 @@ import { AppError, type Db, type EventBus, type Logger } from "../../kernel/mod.
 import type { RecordingPageDto, RecordingStatus } from "./contract.ts";
 import { EVENTS_PAGE_SIZE } from "./contract.ts";
 import { eventKey } from "./keys.ts";
-import type { RecordingFinished } from "./events.ts";
+import "./events.ts";
 import { recordings } from "./schema.ts";
 import type { VoltageEventsService } from "./service.ts";
 

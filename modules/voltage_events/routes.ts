@@ -14,6 +14,8 @@ import {
   eventPointsDto,
   eventTablesDto,
   eventWorksDto,
+  gridEventPageDto,
+  gridEventsQuery,
   recordingFileQuery,
   recordingListQuery,
   recordingPageDto,
@@ -103,6 +105,15 @@ export function voltageEventsRoutes(
           "content-disposition": `attachment; filename="${base}.zip"`,
         });
       },
+    )
+    .get(
+      "/grid-events",
+      validate("query", gridEventsQuery),
+      doc({
+        summary: "Events of different cells within one second, grouped; MV or local",
+        answer: gridEventPageDto,
+      }),
+      async (c) => c.json(await service.gridEvents(c.get("tenant").key, c.req.valid("query"))),
     )
     .get(
       "/recordings",

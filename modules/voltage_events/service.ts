@@ -28,12 +28,15 @@ import {
   EVENTS_PAGE_SIZE,
   type EventTablesDto,
   type EventWorksDto,
+  type GridEventPageDto,
+  type GridEventsQuery,
   MAX_PLOT_POINTS,
   type RecordingStateDto,
   SWELL_COLUMN_IDS,
   SWELL_ROW_IDS,
 } from "./contract.ts";
 import { tableCellOf, typeOfKind } from "./classification.ts";
+import { correlate } from "./grid_events.ts";
 import { eventKey, parseEventKey } from "./keys.ts";
 import { recordings } from "./schema.ts";
 
@@ -46,6 +49,10 @@ export interface CellPlace {
   ewName: string;
   ewType: string;
   lvGroup: string;
+  latitude: number;
+  longitude: number;
+  mvGroupId: string;
+  mvGroupName: string;
 }
 
 /** What the service reads besides the time-series store. */
@@ -96,6 +103,10 @@ export class VoltageEventsService {
               ewName: node.electrical_work.name,
               ewType: node.electrical_work.type,
               lvGroup: lv.name,
+              latitude: node.latitude,
+              longitude: node.longitude,
+              mvGroupId: m.id,
+              mvGroupName: m.name,
             });
           }
         }
@@ -255,6 +266,67 @@ export class VoltageEventsService {
         extreme_pct: r.extremePct!,
       })),
       truncated: rows.length > MAX_PLOT_POINTS,
+    };
+  }
+
+  /**
+   * GET /pqe/grid-events: dips, swells and interruptions of different cells within one second,
+   * grouped, newest first, 12 per page; MV when every measured node of one MV feeder group saw it.
+   */
+  async gridEvents(customerKey: string, q: GridEventsQuery): Promise<GridEventPageDto> {
+    const page = q.page ?? 1;
+    const to = q.to ?? new Date(this.#now()).toISOString();
+    const from = q.from ?? new Date(Date.parse(to) - 30 * DAY_MS).toISOString();
+    const places = await this.places(customerKey);
+    const rows = (await matchingEvents(
+      this.deps.analytics,
+      [...places.keys()],
+      { from, to },
+      TABLE_SCAN_LIMIT,
+    )).filter((r) => r.kind !== "RVC" && r.kind !== "MSV");
+    const mvGroups = new Map<string, Set<string>>();
+    for (const p of places.values()) {
+      const members = mvGroups.get(p.mvGroupId) ?? new Set<string>();
+      members.add(p.nodeId);
+      mvGroups.set(p.mvGroupId, members);
+    }
+    const groups = correlate(
+      rows.map((r) => ({
+        row: r,
+        key: eventKey(r.cellId, r.eventId),
+        cellId: r.cellId,
+        nodeId: places.get(r.cellId)!.nodeId,
+        kind: r.kind,
+        startMs: r.startMs,
+        depthPct: round2(depthOf(r.kind, r.extremePct, r.deltaUPct)),
+      })),
+      mvGroups,
+    );
+    const mvName = new Map([...places.values()].map((p) => [p.mvGroupId, p.mvGroupName]));
+    return {
+      grid_events: groups.slice((page - 1) * EVENTS_PAGE_SIZE, page * EVENTS_PAGE_SIZE).map((
+        g,
+      ) => ({
+        start: new Date(g.startMs).toISOString(),
+        origin: g.origin,
+        mv_feeder_group: g.mvGroupId ? mvName.get(g.mvGroupId) ?? null : null,
+        nodes: g.events.map((e) => {
+          const place = places.get(e.cellId)!;
+          return {
+            key: e.key,
+            node_id: place.nodeId,
+            node_name: place.nodeName,
+            latitude: place.latitude,
+            longitude: place.longitude,
+            kind: e.row.kind,
+            start: new Date(e.startMs).toISOString(),
+            depth_pct: e.depthPct,
+          };
+        }),
+      })),
+      page,
+      page_size: EVENTS_PAGE_SIZE,
+      total: groups.length,
     };
   }
 

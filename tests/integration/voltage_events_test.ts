@@ -211,6 +211,32 @@ for (const kind of databaseKinds()) {
           assert.equal(points.body.points.length, 15);
         });
 
+        await t.step("events of different cells within a second are one grid event", async () => {
+          const t1 = t0 + 2 * 3_600_000;
+          // Every measured node at once (an MV fault): MV; two nodes only: local.
+          for (const [k, n] of nodes.entries()) {
+            await send(n.cell_id!, [event(`mv-${k}`, "DIP", t1 + 37 * k, 120, 70)]);
+          }
+          await send(a.cell_id!, [event("loc-a", "DIP", t1 + 60_000, 100, 80)]);
+          await send(b.cell_id!, [event("loc-b", "DIP", t1 + 60_900, 100, 81)]);
+          await send(b.cell_id!, [event("late-b", "DIP", t1 + 62_000, 100, 81)]);
+          const res = await get<
+            import("../../modules/voltage_events/contract.ts").GridEventPageDto
+          >(
+            `/pqe/grid-events?from=${iso(t1 - 1)}&to=${iso(t1 + 3_600_000)}`,
+          );
+          assert.equal(res.status, 200);
+          assert.equal(res.body.total, 2);
+          const [local, mv] = res.body.grid_events;
+          assert.equal(local!.origin, "LOCAL");
+          assert.deepEqual(local!.nodes.map((n) => n.node_id), [a.id, b.id]);
+          assert.equal(local!.nodes[1]!.depth_pct, 19);
+          assert.equal(mv!.origin, "MV");
+          assert.ok(mv!.mv_feeder_group);
+          assert.equal(mv!.nodes.length, nodes.length);
+          assert.equal(mv!.start, iso(t1));
+        });
+
         await t.step("another customer sees none of it and gets 404 for a key", async () => {
           const mine = (await get<EventPageDto>("/pqe/events")).body.events[0]!;
           const theirs = await get<EventPageDto>("/pqe/events", other);

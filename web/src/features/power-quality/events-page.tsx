@@ -72,7 +72,7 @@ export function EventsPage() {
   );
   const tables = useAsync(
     (signal) => api.get<EventTables>(`/pqe/events/tables${query}`, { signal }),
-    [query, round],
+    [query, round, version],
   );
   const points = useAsync(
     (signal) =>

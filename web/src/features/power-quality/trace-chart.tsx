@@ -60,8 +60,22 @@ export function TraceChart({ title, startOffsetMs, intervalMs, valuesPct, nomina
         value: (_u, v) =>
           v === null ? "—" : `${pct(v)} (${format.number((v / 100) * nominalV, 1)} V)`,
       },
-      { label: t("detail.dipThreshold"), stroke: theme.muted, dash: [4, 4], width: 1 },
-      { label: t("detail.swellThreshold"), stroke: theme.muted, dash: [4, 4], width: 1 },
+      {
+        label: t("detail.dipThreshold"),
+        stroke: theme.muted,
+        dash: [4, 4],
+        width: 1,
+        points: { show: false },
+        value: () => "90 %",
+      },
+      {
+        label: t("detail.swellThreshold"),
+        stroke: theme.muted,
+        dash: [4, 4],
+        width: 1,
+        points: { show: false },
+        value: () => "110 %",
+      },
     ],
   });
   const optionsKey = JSON.stringify([title, theme.background, phase, nominalV, valuesPct.length]);
