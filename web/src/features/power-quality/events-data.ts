@@ -20,6 +20,7 @@ export type {
   EventPointsDto as EventPoints,
   EventTablesDto as EventTables,
   EventWorksDto as EventWorks,
+  GridEventPageDto as GridEventPage,
   RecordingPageDto as RecordingPage,
   RecordingStateDto as RecordingState,
 } from "../../../../modules/voltage_events/contract.ts";

@@ -6,7 +6,7 @@
  * and SEMI F47 curves; and (#events-downloaded) the recordings requested from the cells.
  */
 import { useLocation, useNavigate } from "@tanstack/react-router";
-import { Activity, Download, ListFilter, Table2 } from "lucide-react";
+import { Activity, Download, ListFilter, Network, Table2 } from "lucide-react";
 import { useCallback, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../../lib/api.ts";
@@ -37,11 +37,12 @@ import {
   formProblems,
   queryOf,
 } from "./events-data.ts";
+import { GridEventsList } from "./grid-events-list.tsx";
 import { MagnitudePlot } from "./magnitude-plot.tsx";
 import { Pager } from "./pager.tsx";
 import { RecordingsList } from "./recordings-list.tsx";
 
-const TABS = ["events", "plot", "events-downloaded"] as const;
+const TABS = ["events", "plot", "grid-events", "events-downloaded"] as const;
 type Tab = (typeof TABS)[number];
 const tabOfHash = (hash: string): Tab => {
   const name = bareHash(hash);
@@ -56,6 +57,7 @@ export function EventsPage() {
   const [applied, setApplied] = useState<FilterForm>(EMPTY_FILTER);
   const [page, setPage] = useState(1);
   const [recordingsPage, setRecordingsPage] = useState(1);
+  const [gridPage, setGridPage] = useState(1);
   const [open, setOpen] = useState<string | null>(null);
   const [version, setVersion] = useState(0);
   /** Raised by Apply, so that applying the same filters loads again (new events came in). */
@@ -116,6 +118,10 @@ export function EventsPage() {
           <TabsTrigger value="plot">
             <Activity aria-hidden />
             {t("tabs.plot")}
+          </TabsTrigger>
+          <TabsTrigger value="grid-events">
+            <Network aria-hidden />
+            {t("tabs.grid")}
           </TabsTrigger>
           <TabsTrigger value="events-downloaded">
             <Download aria-hidden />
@@ -296,6 +302,18 @@ export function EventsPage() {
               <AsyncState state={points} onRetry={points.reload}>
                 {(data) => <MagnitudePlot points={data} onOpen={setOpen} />}
               </AsyncState>
+            </TabsContent>
+            <TabsContent value="grid-events">
+              <GridEventsList
+                query={queryOf(
+                  Object.fromEntries(
+                    Object.entries(params).filter(([k]) => k === "from" || k === "to"),
+                  ),
+                )}
+                page={gridPage}
+                onPage={setGridPage}
+                onOpen={setOpen}
+              />
             </TabsContent>
             <TabsContent value="events-downloaded">
               <RecordingsList
