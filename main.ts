@@ -37,6 +37,7 @@ import {
   type WebConfig,
 } from "./kernel/mod.ts";
 import { usersModule } from "./modules/users/mod.ts";
+import { type VoltageEventsModule, voltageEventsModule } from "./modules/voltage_events/mod.ts";
 import type { CustomersService } from "./modules/customers/mod.ts";
 import type { Aggregator } from "./core/mod.ts";
 import type { DuckDBConnection } from "@duckdb/node-api";
@@ -71,6 +72,7 @@ export interface Platform {
     ingestion: IngestionModule;
     /** Power-quality reports (tests drive the job runner). */
     powerQuality: PowerQualityModule;
+    voltageEvents: VoltageEventsModule;
   };
   close(): Promise<void>;
 }
@@ -176,6 +178,18 @@ export async function startPlatform(
     cells: grid.cells,
     store,
     customers: customers.service,
+  const voltageEvents = voltageEventsModule({
+    db,
+    analytics,
+    bus,
+    logger: logger.child({ module: "voltage-events" }),
+    addCommandSource: grid.addCommandSource,
+    structure: async (key) => (await monitoring.topology.get(key)).structure,
+    cells: grid.cells,
+    nominalVoltage: async (key) => {
+      const pair = (await customers.service.getByKey(key))?.default_lv_nominal_voltage;
+      return Number.parseFloat((pair ?? "230/400").split("/")[0] ?? "230") || 230;
+    },
   });
   // Closed in the reverse order: the core (DuckDB) after every module that reads it.
   const modules: PlatformModule[] = [
@@ -190,6 +204,7 @@ export async function startPlatform(
     ioMonitoring,
     ingestion,
     powerQuality,
+    voltageEvents,
   ];
 
   const app = createHttpApp(logger);
@@ -231,6 +246,7 @@ export async function startPlatform(
       ioMonitoring,
       ingestion,
       powerQuality,
+      voltageEvents,
     },
     close: async () => {
       for (const module of [...modules].reverse()) {

@@ -59,14 +59,21 @@ export {
   type NodeSeries,
 } from "./quality/load.ts";
 export {
+  answerRecordingCommands,
   type Batch,
+  type CommandOutcome,
   type FeederKind,
+  generateBatch,
   generateRange,
   type LoadProfile,
+  type RecordingBehaviour,
   runLive,
+  runRecordingCells,
   type SendError,
   type SimCell,
   type SimFeeder,
+  type SimRecordingFile,
+  simulatedRecording,
 } from "./simulator/mod.ts";
 export { pruneRaw } from "./ingest/retention.ts";
 export { startStreamingCore, type StreamingCore, type StreamingCoreOptions } from "./streaming.ts";

@@ -13,7 +13,13 @@
  * ```
  */
 
-export type { FeederKind, LoadProfile, SimCell, SimFeeder } from "./topology.ts";
+export type {
+  FeederKind,
+  LoadProfile,
+  RecordingBehaviour,
+  SimCell,
+  SimFeeder,
+} from "./topology.ts";
 export { parseSimCells, SIM_CELL_LIMITS } from "./topology.ts";
 export type {
   Batch,
@@ -54,6 +60,13 @@ export type {
   SendStats,
 } from "./run.ts";
 export { runBackfill, runLive } from "./run.ts";
+export {
+  answerRecordingCommands,
+  type CommandOutcome,
+  runRecordingCells,
+  type SimRecordingFile,
+  simulatedRecording,
+} from "./recordings.ts";
 export { EVENT_RATES } from "./voltage_events.ts";
 export { SIM_FIRMWARE, SIM_IO } from "./device.ts";
 export {

@@ -62,7 +62,16 @@ export interface SimCell {
   swappedMapping?: boolean;
   /** Windows when the cell is offline and sends nothing (epoch ms ranges, `to` exclusive). */
   offline?: { from: number; to: number }[];
+  /**
+   * How the cell answers a request for an event recording (core/simulator/recordings.ts):
+   * GOOD by default; TIMEOUT never answers, CORRUPT uploads a file that fails its checksum,
+   * ERROR cannot read its files.
+   */
+  recordingBehaviour?: RecordingBehaviour;
 }
+
+/** How a simulated cell answers a request for an event recording. */
+export type RecordingBehaviour = "GOOD" | "TIMEOUT" | "CORRUPT" | "ERROR";
 
 const FEEDER_KINDS: readonly FeederKind[] = [
   "TRANSFORMER",

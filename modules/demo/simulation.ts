@@ -9,6 +9,7 @@ import {
   type LoadProfile,
   type MeasurementStore,
   runLive,
+  runRecordingCells,
   type SimCell,
   storeSimulatedRange,
 } from "../../core/mod.ts";
@@ -24,6 +25,12 @@ const SWAPPED_MAPPING = "CAB Mühlebach";
 const OFFLINE_NOW = "CAB Waldrand";
 /** A cell that was offline for six hours yesterday. */
 const OFFLINE_YESTERDAY = "CAB Gleisfeld";
+/** Never answers a request for an event recording (the download fails with 518). */
+const RECORDING_TIMEOUT = "CAB Seeblick 4";
+/** Uploads event recordings that fail their checksum (521). */
+const RECORDING_CORRUPT = "CAB Rebberg";
+/** The demo cells poll their configuration (and recording commands) this often. */
+const RECORDING_POLL_MS = 10_000;
 const CHUNK_MS = 6 * 3_600_000;
 
 export interface DemoSimulationDeps {
@@ -77,6 +84,11 @@ export async function demoSimCells(deps: DemoSimulationDeps, now: number): Promi
           frequency: customer.default_frequency === 60 ? 60 : 50,
           electricalDistance: node.electrical_distance,
           swappedMapping: node.name === SWAPPED_MAPPING,
+          ...(node.name === RECORDING_TIMEOUT
+            ? { recordingBehaviour: "TIMEOUT" as const }
+            : node.name === RECORDING_CORRUPT
+            ? { recordingBehaviour: "CORRUPT" as const }
+            : {}),
           offline,
           feeders: node.feeders.map((f) => ({
             slot: f.slot,
@@ -153,6 +165,16 @@ export function startDemoSimulation(deps: DemoSimulationDeps): () => Promise<voi
       onError: (error) =>
         deps.logger.warn("Demo cell batch refused", { cellId: error.cellId, status: error.status }),
     });
+    // The cells' side of event recordings: they poll their configuration for commands.
+    const recordingCells = runRecordingCells({
+      baseUrl: deps.baseUrl,
+      cells,
+      seed: deps.seed ?? 42,
+      intervalMs: RECORDING_POLL_MS,
+      signal,
+      onError: (cellId, error) =>
+        deps.logger.debug("Demo cell configuration poll failed", { cellId, error }),
+    });
     const historyFrom = Math.max(
       now - deps.backfillDays * 86_400_000,
       newest === null ? -Infinity : newest + 20_000,
@@ -175,6 +197,7 @@ export function startDemoSimulation(deps: DemoSimulationDeps): () => Promise<voi
       });
     }
     await live;
+    await recordingCells;
   })().catch((error) => deps.logger.error("Demo simulation stopped", { error }));
   return async () => {
     controller.abort();

@@ -4,6 +4,7 @@
  * nodes with their electrical works and feeders) and the cells that measure it.
  */
 import type { PlatformModule } from "../../kernel/mod.ts";
+import type { CellCommandSource } from "./cells/cell_configuration.ts";
 import { cellConfigRoutes } from "./cells/cell_config_routes.ts";
 import { CellOnboardingService } from "./cells/cell_onboarding.ts";
 import { cellOnboardingRoutes } from "./cells/cell_onboarding_routes.ts";
@@ -27,7 +28,11 @@ export {
 export { GridSetupService } from "./structure/setup_service.ts";
 export type { CellsToConfigure, MappingValidated } from "./events.ts";
 export type { CellsSetupDeps, CellsSetupServices } from "./cells/cells_routes.ts";
-export { mapStraight } from "./cells/cell_configuration.ts";
+export {
+  type CellCommand,
+  type CellCommandSource,
+  mapStraight,
+} from "./cells/cell_configuration.ts";
 export {
   type ElectricalWorkStatus,
   type ElectricalWorkType,
@@ -56,6 +61,8 @@ export interface GridModule extends PlatformModule {
   cells: CellsService;
   /** The one way cells are registered (the demo seed uses it too) and credentials managed. */
   onboarding: CellOnboardingService;
+  /** Adds commands to the cells' configuration answers (docs/cell-configuration.md). */
+  addCommandSource(source: CellCommandSource): void;
 }
 
 /** What the grid module needs: the cells services' needs and the address cells send to. */
@@ -73,6 +80,7 @@ export function gridModule(deps: GridDeps): GridModule {
     name: "grid",
     cells,
     onboarding,
+    addCommandSource: (source) => cellsSetup.configuration.addCommandSource(source),
     api: [
       { prefix: "/gsm", routes: structureRoutes(deps.db, deps.bus) },
       { prefix: "/gsm", routes: mapLayerRoutes(deps.db) },

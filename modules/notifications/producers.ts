@@ -13,6 +13,7 @@ import type { LoginLocked } from "../identity/mod.ts";
 import type { ReportFinished } from "../power_quality/mod.ts";
 import { type EventBus, holdsKey, isAppAdmin, type Logger } from "../../kernel/mod.ts";
 import type { CurrentUserDto, EmailValidationRequested } from "../users/mod.ts";
+import type { RecordingFinished } from "../voltage_events/mod.ts";
 import { notificationMail, validationMail } from "./mail_texts.ts";
 import type { Mailer } from "./mailer.ts";
 import {
@@ -191,6 +192,26 @@ export function reportAnnouncement(e: ReportFinished): Announcement {
       report_key: e.reportKey,
       report_name: e.reportName,
     },
+ * The end of an event recording's download (voltageEvents.recordingFinished) as a POWER_QUALITY
+ * notification named EVENT_DOWNLOAD for the user who asked for it: state DONE (INFO) or FAILED
+ * (WARNING) with the catalogue code as `counter`; `start_time` is the event's start.
+ */
+export function recordingAnnouncement(e: RecordingFinished): Announcement {
+  return {
+    customerKey: e.customerKey,
+    type: "POWER_QUALITY",
+    name: "EVENT_DOWNLOAD",
+    severity: e.status === "DOWNLOADED" ? "INFO" : "WARNING",
+    info: {
+      ew_name: e.ewName,
+      node_name: e.nodeName,
+      start_time: e.eventStart,
+      state: e.status === "DOWNLOADED" ? "DONE" : "FAILED",
+      status: e.eventKey,
+      ...(e.code === null ? {} : { counter: e.code }),
+    },
+    productId: e.cellId,
+    audience: (user) => user.user_id === e.userId,
   };
 }
 
@@ -328,6 +349,8 @@ export function startProducers(deps: ProducerDeps): Producers {
     }),
     bus.subscribe("pq.reportFinished", async (e: ReportFinished) => {
       if (e.state !== "CANCELLED") await announce(reportAnnouncement(e));
+    bus.subscribe("voltageEvents.recordingFinished", async (e: RecordingFinished) => {
+      await announce(recordingAnnouncement(e));
     }),
     bus.subscribe("identity.loginLocked", async (e: LoginLocked) => {
       await announce(lockoutAnnouncement(e));

@@ -35,7 +35,26 @@ export interface CellConfiguration {
   /** NONE: send nothing; VALIDATION: send the 20-s values until the mapping is validated; FULL. */
   data: "NONE" | "VALIDATION" | "FULL";
   poll_interval_s: number;
+  /** Work the platform asks of the cell (docs/cell-configuration.md, "Commands"). */
+  commands: CellCommand[];
 }
+
+/**
+ * A command for a cell, delivered with its configuration: `id` names it, `kind` says what to do,
+ * the other fields are the kind's parameters (e.g. UPLOAD_EVENT_RECORDING with `event_id` and
+ * `upload_path`).
+ */
+export interface CellCommand {
+  id: string;
+  kind: string;
+  [parameter: string]: unknown;
+}
+
+/**
+ * Another module's commands for a cell, asked at each configuration poll (the poll is the
+ * cell's contact: a source may note that the cell picked its commands up).
+ */
+export type CellCommandSource = (cellId: string, customerKey: string) => Promise<CellCommand[]>;
 
 /** Default mapping (probe k on phase k, every feeder) of installed cells, e.g. for the demo. */
 export async function mapStraight(db: Db, cellId: string, nodeId: string): Promise<void> {
@@ -56,7 +75,14 @@ export async function mapStraight(db: Db, cellId: string, nodeId: string): Promi
 
 /** Configurations fetched and acknowledged by the cells themselves. */
 export class CellConfigurationService {
+  readonly #commandSources: CellCommandSource[] = [];
+
   constructor(private readonly db: Db, private readonly clock: () => number = Date.now) {}
+
+  /** Adds a source of commands (set up by the composition root after the modules exist). */
+  addCommandSource(source: CellCommandSource): void {
+    this.#commandSources.push(source);
+  }
 
   /**
    * The configuration a cell fetches with its own credential; the call counts as a contact
@@ -115,6 +141,9 @@ export class CellConfigurationService {
         ? "FULL"
         : "VALIDATION",
       poll_interval_s: CONFIGURATION_POLL_S,
+      commands: (await Promise.all(
+        this.#commandSources.map((source) => source(row.id, row.customerKey)),
+      )).flat(),
     };
   }
 

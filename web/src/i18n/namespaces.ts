@@ -14,4 +14,5 @@ export const NAMESPACES = [
   "grid-monitoring",
   "io-monitoring",
   "pq-reports",
+  "pq-events",
 ] as const;
