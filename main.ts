@@ -4,6 +4,7 @@
  */
 import { type MeasurementStore, startStreamingCore } from "./core/mod.ts";
 import { customersModule } from "./modules/customers/mod.ts";
+import { type ExportModule, exportModule } from "./modules/export/mod.ts";
 import { seedDemo, startDemoSimulation, startFieldCellPolling } from "./modules/demo/mod.ts";
 import { type CellOnboardingService, type CellsService, gridModule } from "./modules/grid/mod.ts";
 import { createIdentity, type LoginThrottleOptions } from "./modules/identity/mod.ts";
@@ -68,6 +69,8 @@ export interface Platform {
     ioMonitoring: IoMonitoringModule;
     /** The cell protocol (tests flush the device statuses it collects). */
     ingestion: IngestionModule;
+    /** Data export (tests wait for its jobs and run its retention). */
+    exports: ExportModule;
   };
   close(): Promise<void>;
 }
@@ -164,6 +167,25 @@ export async function startPlatform(
     logger: logger.child({ module: "ingestion" }),
     mqtt: config.mqtt,
   });
+  const exports = exportModule({
+    db,
+    analytics,
+    bus,
+    logger,
+    topology: monitoring.topology,
+    cells: grid.cells,
+    store,
+    dir: config.dataDir === ":memory:"
+      ? `${Deno.makeTempDirSync({ prefix: "gridwatch-exports-" })}`
+      : `${config.dataDir}/exports`,
+    customerFormat: async (key) => {
+      const customer = await customers.service.getByKey(key);
+      return {
+        timezone: customer?.default_timezone || "UTC",
+        numberFormat: customer?.default_number_format || "1234.56",
+      };
+    },
+  });
   // Closed in the reverse order: the core (DuckDB) after every module that reads it.
   const modules: PlatformModule[] = [
     core,
@@ -176,6 +198,7 @@ export async function startPlatform(
     notifications,
     ioMonitoring,
     ingestion,
+    exports,
   ];
 
   const app = createHttpApp(logger);
@@ -216,6 +239,7 @@ export async function startPlatform(
       notifications,
       ioMonitoring,
       ingestion,
+      exports,
     },
     close: async () => {
       for (const module of [...modules].reverse()) {

@@ -10,6 +10,7 @@ import type { CustomTriggerFired, NodeStateChanged } from "../monitoring/mod.ts"
 import type { CellsToConfigure, MappingValidated } from "../grid/mod.ts";
 import type { IoStateChanged } from "../io_monitoring/mod.ts";
 import type { LoginLocked } from "../identity/mod.ts";
+import type { ExportEnded } from "../export/mod.ts";
 import { type EventBus, holdsKey, isAppAdmin, type Logger } from "../../kernel/mod.ts";
 import type { CurrentUserDto, EmailValidationRequested } from "../users/mod.ts";
 import { notificationMail, validationMail } from "./mail_texts.ts";
@@ -169,6 +170,22 @@ export function ioAnnouncement(e: IoStateChanged): Announcement {
   };
 }
 
+/**
+ * The end of an export (export.ended) as a DATA_EXPORT notification for the user who started
+ * it, whatever their settings (they asked for the file): `state` DONE reads as ready to
+ * download, anything else as failed (spec 2.7); `status` the file name.
+ */
+export function exportAnnouncement(e: ExportEnded): Announcement {
+  return {
+    customerKey: e.customerKey,
+    type: "DATA_EXPORT",
+    name: "DATA_EXPORT",
+    severity: e.state === "DONE" ? "INFO" : "WARNING",
+    info: { state: e.state, status: e.fileName, start_time: e.at },
+    audience: (user) => user.user_id === e.userId,
+  };
+}
+
 /** Dependencies of {@link startProducers}. */
 export interface ProducerDeps {
   bus: EventBus;
@@ -300,6 +317,9 @@ export function startProducers(deps: ProducerDeps): Producers {
     }),
     bus.subscribe("io.stateChanged", async (e: IoStateChanged) => {
       await announce(ioAnnouncement(e));
+    }),
+    bus.subscribe("export.ended", async (e: ExportEnded) => {
+      await announce(exportAnnouncement(e));
     }),
     bus.subscribe("identity.loginLocked", async (e: LoginLocked) => {
       await announce(lockoutAnnouncement(e));
