@@ -1,5 +1,5 @@
 /** The README.txt of an export: columns, units, timezone, quality flags and where the gaps are. */
-import { exportParameter, INTERVAL_MS } from "./rules.ts";
+import { exportParameter, INTERVAL_MS } from "./contract.ts";
 import type { ExportFeeder, GapRun, WriteJob } from "./writer.ts";
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(".000Z", "Z");

@@ -15,7 +15,7 @@ import {
   type ExportInterval,
   exportParameter,
   INTERVAL_MS,
-} from "./rules.ts";
+} from "./contract.ts";
 import { readme } from "./readme.ts";
 
 /** A feeder to export: its names and its series (L1, L2, L3, N; undefined: never reported). */
