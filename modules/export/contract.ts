@@ -336,3 +336,9 @@ export type ExportFeedersDto = z.output<typeof exportFeedersDto>;
 export const exportUsageDto = z.object({ files: z.number(), bytes: z.number() })
   .meta({ id: "ExportUsageDto" });
 export type ExportUsageDto = z.output<typeof exportUsageDto>;
+
+/** `POST /dem/exports/{key}/link` answer: a download address valid 5 minutes. */
+export const linkDto = z.object({ url: z.string() }).meta({ id: "ExportLinkDto" });
+export type LinkDto = z.output<typeof linkDto>;
+/** `GET /dem/files/{key}?token=`. */
+export const linkQuery = z.object({ token: z.string().min(1).max(500) });

@@ -15,7 +15,8 @@ import {
 } from "../../kernel/mod.ts";
 import { type ExportFeederDeps, exportFeederDirectory } from "./feeders.ts";
 import { ExportRepository } from "./repository.ts";
-import { exportRoutes } from "./routes.ts";
+import { DownloadLinks } from "./download_link.ts";
+import { exportLinkRoutes, exportRoutes } from "./routes.ts";
 import { type CustomerFormat, type ExportJob, ExportService } from "./service.ts";
 
 export type { ExportEnded } from "./events.ts";
@@ -61,6 +62,7 @@ export function exportModule(deps: ExportDeps): ExportModule {
     logger,
   });
   service.runner = runner;
+  const links = new DownloadLinks();
   let timer: ReturnType<typeof setInterval> | undefined;
   const purge = () =>
     service.purge().catch((error) => logger.error("Export retention failed", { error }));
@@ -68,7 +70,9 @@ export function exportModule(deps: ExportDeps): ExportModule {
     name: "export",
     service,
     runner,
-    api: [{ prefix: "/dem", routes: exportRoutes(service) }],
+    api: [{ prefix: "/dem", routes: exportRoutes(service, links) }],
+    // The signed download links carry their own proof (the browser navigates to them).
+    public: [{ prefix: "/dem", routes: exportLinkRoutes(service, links) }],
     async start() {
       await mkdir(deps.dir, { recursive: true });
       await runner.start();

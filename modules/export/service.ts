@@ -159,6 +159,13 @@ export class ExportService implements JobQueue<ExportJob> {
     return { path, size, fileName: row.fileName };
   }
 
+  /** The customer of a user's export (a download link names only the export and the user). */
+  async customerOf(key: string, userId: string): Promise<string> {
+    const row = await this.#repo.byKey(key);
+    if (!row || row.userId !== userId) throw new AppError("export.notFound");
+    return row.customerKey;
+  }
+
   async cancel(customerKey: string, userId: string, key: string): Promise<ExportDto> {
     await this.#own(customerKey, userId, key);
     if (!await this.#repo.cancel(key)) throw new AppError("export.notActive");

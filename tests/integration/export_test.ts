@@ -240,6 +240,10 @@ async function run(platform: TestPlatform): Promise<void> {
   );
   res = await call("GET", `/dem/exports/${csv.dto.key}`, undefined, other.access_token);
   assert.equal(res.status, 404);
+  // API clients download with their bearer token.
+  const direct = await platform.request(`/dem/exports/${csv.dto.key}/file`, { token });
+  assert.equal(direct.status, 200);
+  assert.equal((await direct.arrayBuffer()).byteLength, csv.dto.size_bytes);
 
   const big = await call<{ key: string }>("POST", "/dem/exports", {
     ...selection({
@@ -314,10 +318,16 @@ async function exportAndRead(platform: TestPlatform, call: Call, body: Record<st
   const dto = (await call<ExportDto>("GET", `/dem/exports/${created.body.key}`)).body;
   assert.equal(dto.status, "FINISHED", JSON.stringify(dto.error));
   assert.equal(dto.progress.percent, 100);
-  const res = await platform.request(`/dem/exports/${created.body.key}/file`, {
-    token: (await platform.login(DEMO_USERS[0].email, DEMO_USERS[0].password)).access_token,
-  });
+  // The browser's way: a signed link, fetched without a bearer token.
+  const link = await call<{ url: string }>("POST", `/dem/exports/${created.body.key}/link`);
+  assert.equal(link.status, 200);
+  assert.equal(
+    (await platform.request(link.body.url.replace(/token=.*/, "token=1.x.y"))).status,
+    404,
+  );
+  const res = await platform.request(link.body.url);
   assert.equal(res.status, 200);
+  assert.match(res.headers.get("content-disposition") ?? "", /GDE_/);
   const zip = new Uint8Array(await res.arrayBuffer());
   assert.equal(zip.length, dto.size_bytes);
   const files = unzipSync(zip);

@@ -13,4 +13,5 @@ export const NAMESPACES = [
   "statistics",
   "grid-monitoring",
   "io-monitoring",
+  "data-export",
 ] as const;
