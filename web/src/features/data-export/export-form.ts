@@ -187,3 +187,27 @@ export function sizeParts(bytes: number): { value: number; unit: "B" | "kB" | "M
   if (bytes >= 1e3) return { value: bytes / 1e3, unit: "kB" };
   return { value: bytes, unit: "B" };
 }
+
+/**
+ * The SQL an analyst runs on the unzipped export with DuckDB: the data files (one, or every file
+ * of the folders), with the hourly mean per feeder, phase and parameter as a starting point.
+ */
+export function duckdbQuery(
+  e: { file_name: string; format: string; directory_structure: string },
+): string {
+  const base = e.file_name.replace(/\.zip$/, "");
+  const source = e.format === "duckdb"
+    ? `${base}.measurements`
+    : e.format === "parquet"
+    ? `read_parquet('${base}/${
+      e.directory_structure === "flat" ? `${base}.parquet` : "*/**/*.parquet"
+    }')`
+    : `read_csv('${base}/${e.directory_structure === "flat" ? `${base}.csv` : "*/**/*.csv"}')`;
+  const attach = e.format === "duckdb" ? `ATTACH '${base}/${base}.duckdb' AS ${base};\n` : "";
+  return `${attach}SELECT station, node, feeder, phase, parameter, unit,
+  date_trunc('hour', time_utc) AS hour, avg(value) AS mean,
+  count(*) FILTER (WHERE quality = 'MISSING') AS missing
+FROM ${source}
+GROUP BY ALL
+ORDER BY station, node, feeder, phase, parameter, hour;`;
+}

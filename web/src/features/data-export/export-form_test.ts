@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { ExportFeederDto } from "../../../../modules/export/contract.ts";
 import {
   createBody,
+  duckdbQuery,
   feedersBelow,
   formIssues,
   initialForm,
@@ -64,4 +65,20 @@ Deno.test("toggleFeeders() selects a whole group, or clears it when all were sel
 Deno.test("sizeParts() uses decimal units", () => {
   assert.deepEqual(sizeParts(1e9), { value: 1, unit: "GB" });
   assert.deepEqual(sizeParts(2_500_000), { value: 2.5, unit: "MB" });
+});
+
+Deno.test("duckdbQuery() reads the export's files as unzipped into a folder of its name", () => {
+  const parquet = duckdbQuery({
+    file_name: "GDE_a_20260101-20260131.zip",
+    format: "parquet",
+    directory_structure: "month",
+  });
+  assert.match(parquet, /read_parquet\('GDE_a_20260101-20260131\/\*\/\*\*\/\*\.parquet'\)/);
+  const duck = duckdbQuery({
+    file_name: "GDE_a.zip",
+    format: "duckdb",
+    directory_structure: "flat",
+  });
+  assert.match(duck, /^ATTACH 'GDE_a\/GDE_a\.duckdb' AS GDE_a;/);
+  assert.match(duck, /FROM GDE_a\.measurements/);
 });

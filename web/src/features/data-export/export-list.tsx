@@ -2,7 +2,7 @@
  * The user's exports: status, a progress bar (rows and percent) while running, size, expiry,
  * and the actions each status allows (download, cancel, delete with the spec's confirmation).
  */
-import { Download, Trash2, X } from "lucide-react";
+import { Copy, Download, Trash2, X } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ACTIVE, DOWNLOADABLE, type ExportStatus } from "../../../../modules/export/contract.ts";
@@ -15,7 +15,7 @@ import { EmptyState } from "../../ui/empty-state.tsx";
 import { Notice } from "../../ui/notice.tsx";
 import { Cell, HeadCell, Row, Table, TableBody, TableHead } from "../../ui/table.tsx";
 import { exportApi, type ExportDto } from "./export-api.ts";
-import { sizeParts } from "./export-form.ts";
+import { duckdbQuery, sizeParts } from "./export-form.ts";
 
 const TONE: Record<ExportStatus, BadgeTone> = {
   QUEUED: "neutral",
@@ -35,6 +35,7 @@ export function ExportList(
   const errorText = useErrorText();
   const [failure, setFailure] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<ExportDto | null>(null);
+  const [copied, setCopied] = useState<string | null>(null);
   const act = (action: () => Promise<unknown>) => {
     setFailure(null);
     action().then(onChanged, (error) => setFailure(errorText(error).text));
@@ -49,6 +50,7 @@ export function ExportList(
   return (
     <div className="flex min-w-0 flex-col gap-2">
       {failure && <Notice tone="critical">{failure}</Notice>}
+      {copied && <Notice tone="ok">{t("list.copied")}</Notice>}
       <div className="overflow-auto rounded-lg border bg-surface">
         <Table>
           <TableHead>
@@ -131,6 +133,21 @@ export function ExportList(
                       >
                         <Download aria-hidden />
                         {t("list.download")}
+                      </Button>
+                    )}
+                    {DOWNLOADABLE.includes(e.status) && (
+                      <Button
+                        size="icon"
+                        variant="ghost"
+                        aria-label={t("list.copyQuery")}
+                        title={t("list.copyQuery")}
+                        onClick={() =>
+                          act(async () => {
+                            await navigator.clipboard.writeText(duckdbQuery(e));
+                            setCopied(e.key);
+                          })}
+                      >
+                        <Copy aria-hidden />
                       </Button>
                     )}
                     {ACTIVE.includes(e.status) && (
