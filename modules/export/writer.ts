@@ -1,9 +1,10 @@
 /**
  * Writes an export's file with DuckDB itself (docs/export.md): the selection is staged in a
- * DuckDB database of its own (ATTACH), one bounded INSERT per time chunk (progress and cancel
- * between chunks, other readers of the connection interleave), then `COPY ... TO` writes the
- * CSV or Parquet files (one per folder of the directory structure), or the staging database is
- * the DuckDB file itself. The files and a README.txt are zipped by streaming from disk; nothing
+ * DuckDB database of its own (ATTACH) as compact rows (times, feeder, phase and parameter
+ * numbers, value, quality), one bounded INSERT per chunk of feeders and time (progress and
+ * cancel between chunks, other readers of the connection interleave), then `COPY ... TO` writes
+ * the CSV or Parquet files (one per folder of the directory structure) with the names looked up
+ * per row, or `CREATE TABLE ... AS` fills the DuckDB file. The files and a README.txt are zipped by streaming from disk; nothing
  * is held in memory. A failure or a cancel removes the work folder: no partial file remains.
  */
 import { mkdir, rm, stat } from "node:fs/promises";
@@ -13,6 +14,7 @@ import {
   type DirectoryStructure,
   type ExportFormat,
   type ExportInterval,
+  type ExportParameter,
   exportParameter,
   INTERVAL_MS,
 } from "./contract.ts";
@@ -75,26 +77,39 @@ export async function writeExport(
 ): Promise<number> {
   const work = `${target}.part`;
   const alias = `gde_${job.key.replace(/[^a-zA-Z0-9]/g, "")}`;
+  const attached: string[] = [];
   await rm(work, { recursive: true, force: true });
   await mkdir(`${work}/out`, { recursive: true });
-  let attached = false;
+  const attach = async (path: string, name: string) => {
+    await connection.run(`ATTACH ${text(path)} AS ${name}`);
+    attached.push(name);
+  };
+  const detach = async (name: string) => {
+    attached.splice(attached.indexOf(name), 1);
+    await connection.run(`DETACH ${name}`);
+  };
   try {
-    await connection.run(`ATTACH ${text(`${work}/stage.duckdb`)} AS ${alias}`);
-    attached = true;
-    await stage(connection, alias, job, feeders, ctx);
+    await attach(`${work}/stage.duckdb`, alias);
+    const sorted = sortFeeders(feeders);
+    const names = lookups(sorted, job);
+    await stage(connection, alias, job, sorted, ctx);
     ctx.signal.throwIfAborted();
     ctx.progress(-1, -1, "writing");
-    const gaps = await gapSummary(connection, alias, job);
+    const gaps = await gapSummary(connection, alias, job, names);
     const data = `${work}/out`;
     if (job.format === "duckdb") {
-      await connection.run(`DETACH ${alias}`);
-      attached = false;
-      await Deno.rename(`${work}/stage.duckdb`, `${data}/${job.baseName}.duckdb`);
+      const out = `${alias}_out`;
+      await attach(`${data}/${job.baseName}.duckdb`, out);
+      await connection.run(`CREATE TABLE ${out}.measurements AS ${names.select(alias)}`);
+      await connection.run(`CREATE TABLE ${out}.feeders AS
+        SELECT series_id, station, node, feeder_id, feeder, phase FROM ${alias}.feeders
+        WHERE series_id >= 0 ORDER BY ord, ph`);
+      await connection.run(`CREATE TABLE ${out}.gaps AS SELECT * FROM ${alias}.gaps`);
+      await detach(out);
     } else {
-      await copyOut(connection, alias, job, data);
-      await connection.run(`DETACH ${alias}`);
-      attached = false;
+      await copyOut(connection, alias, job, sorted, names, data, ctx.signal);
     }
+    await detach(alias);
     ctx.signal.throwIfAborted();
     await Deno.writeTextFile(`${data}/README.txt`, readme(job, feeders, gaps));
     ctx.progress(-1, -1, "zipping");
@@ -108,76 +123,135 @@ export async function writeExport(
     await rm(target, { force: true });
     throw error;
   } finally {
-    if (attached) await connection.run(`DETACH ${alias}`).catch(() => undefined);
+    for (const name of [...attached].reverse()) {
+      await connection.run(`DETACH ${name}`).catch(() => undefined);
+    }
     await rm(work, { recursive: true, force: true });
   }
 }
 
-/** The long layout staged chunk by chunk, every slot of every series and parameter. */
+const compare = (a: string, b: string) => a < b ? -1 : a > b ? 1 : 0;
+
+/** Feeders in the file's order: station, node, feeder name, id. */
+function sortFeeders(feeders: readonly ExportFeeder[]): ExportFeeder[] {
+  return [...feeders].sort((a, b) =>
+    compare(a.station_name, b.station_name) || compare(a.node_name, b.node_name) ||
+    compare(a.feeder_name, b.feeder_name) || compare(a.feeder_id, b.feeder_id)
+  );
+}
+
+const QUALITY = ["OK", "FLAGGED", "MISSING"] as const;
+const MISSING = 2;
+
+/** The names of a staged row's numbers, as SQL list literals looked up per row. */
+function lookups(sorted: readonly ExportFeeder[], job: WriteJob) {
+  const list = (items: readonly string[]) => `[${items.map(text).join(", ")}]`;
+  const parameters = job.parameters.map((key) => exportParameter(key)!);
+  const station = list(sorted.map((f) => f.station_name));
+  const node = list(sorted.map((f) => f.node_name));
+  const feederId = list(sorted.map((f) => f.feeder_id));
+  const feeder = list(sorted.map((f) => f.feeder_name));
+  const parameter = list(parameters.map((p) => p.key));
+  const unit = list(parameters.map((p) => p.unit));
+  const columns = (prefix = "") =>
+    `${station}[${prefix}ord + 1] AS station, ${node}[${prefix}ord + 1] AS node,
+      ${feederId}[${prefix}ord + 1] AS feeder_id, ${feeder}[${prefix}ord + 1] AS feeder,
+      ${list(PHASES)}[${prefix}phase + 1] AS phase, ${parameter}[${prefix}param + 1] AS parameter`;
+  return {
+    columns,
+    /** The long layout of the staged rows, typed (Parquet, DuckDB), in staging order. */
+    select: (alias: string, where = "") =>
+      `SELECT time_utc, time_local, ${columns()}, value, ${unit}[param + 1] AS unit,
+        ${list(QUALITY)}[quality + 1] AS quality FROM ${alias}.rows ${where}`,
+  };
+}
+type Lookups = ReturnType<typeof lookups>;
+
+/**
+ * The long layout staged chunk by chunk, every slot of every series and parameter, in the
+ * file's order (station, node, feeder, time, phase, parameter): feeders in the outer loop, time
+ * ranges inside, each chunk sorted on its own (a few million rows) so that the output needs no
+ * sort of the whole export (DuckDB keeps insertion order).
+ */
 async function stage(
   connection: DuckDBConnection,
   alias: string,
   job: WriteJob,
-  feeders: readonly ExportFeeder[],
+  sorted: readonly ExportFeeder[],
   ctx: WriteContext,
 ): Promise<void> {
-  await connection.run(`CREATE TABLE ${alias}.feeders (series_id INTEGER, station VARCHAR,
-    node VARCHAR, feeder_id VARCHAR, feeder VARCHAR, phase VARCHAR)`);
+  await connection.run(`CREATE TABLE ${alias}.feeders (ord INTEGER, ph UTINYINT,
+    series_id INTEGER, station VARCHAR, node VARCHAR, feeder_id VARCHAR, feeder VARCHAR,
+    phase VARCHAR)`);
   // A probe that never reported gets an id no stored series has: its rows are all gaps.
   let pseudo = -1;
-  const rows = feeders.flatMap((f) =>
+  const rows = sorted.flatMap((f, ord) =>
     PHASES.map((phase, k) => {
       const id = f.series[k] ?? (k === 3 ? undefined : pseudo--);
       return id === undefined
         ? null
-        : `(${id}, ${text(f.station_name)}, ${text(f.node_name)}, ${text(f.feeder_id)}, ${
-          text(f.feeder_name)
-        }, '${phase}')`;
+        : `(${ord}, ${k}, ${id}, ${text(f.station_name)}, ${text(f.node_name)}, ${
+          text(f.feeder_id)
+        }, ${text(f.feeder_name)}, '${phase}')`;
     }).filter((r) => r !== null)
   );
   if (rows.length) await connection.run(`INSERT INTO ${alias}.feeders VALUES ${rows.join(", ")}`);
-  await connection.run(`CREATE TABLE ${alias}.measurements (time_utc TIMESTAMP,
-    time_local TIMESTAMP, station VARCHAR, node VARCHAR, feeder_id VARCHAR, feeder VARCHAR,
-    phase VARCHAR, parameter VARCHAR, value FLOAT, unit VARCHAR, quality VARCHAR)`);
-  const parameters = job.parameters.map((key) => exportParameter(key)!).filter(Boolean);
-  const seriesRows = rows.length * parameters.length;
+  await connection.run(`CREATE TABLE ${alias}.rows (time_utc TIMESTAMP, time_local TIMESTAMP,
+    ord INTEGER, phase UTINYINT, param UTINYINT, value FLOAT, quality UTINYINT)`);
+  const parameters = job.parameters.map((key) => exportParameter(key)!);
   const step = INTERVAL_MS[job.interval];
   const first = Math.ceil(job.from / step) * step;
   const slots = Math.max(0, Math.ceil((job.to - first) / step));
-  const total = slots * seriesRows;
-  const perChunk = Math.max(1, Math.floor(CHUNK_ROWS / Math.max(1, seriesRows)));
+  // Rows of one slot per feeder: three phases, and N for the parameters it carries (current).
+  const neutral = parameters.filter((p) => p.neutral).length;
+  const rowsOf = sorted.map((f) =>
+    3 * parameters.length + (f.series[3] === undefined ? 0 : neutral)
+  );
+  const total = slots * rowsOf.reduce((x, y) => x + y, 0);
+  const perFeeder = 4 * parameters.length;
+  // Feeders per chunk over the whole period, or one feeder and a part of the period.
+  const feedersPerChunk = Math.max(1, Math.floor(CHUNK_ROWS / Math.max(1, slots * perFeeder)));
+  const slotsPerChunk = feedersPerChunk > 1
+    ? slots
+    : Math.max(1, Math.floor(CHUNK_ROWS / perFeeder));
   const level = LEVEL[job.interval];
   const aggregate = job.interval !== "20s";
-  const column = (p: NonNullable<ReturnType<typeof exportParameter>>) =>
-    aggregate ? p.aggregate : p.raw;
-  const values = parameters.map((p) => `(${text(p.key)}, ${text(p.unit)}, ${p.neutral})`);
-  const pick = parameters.map((p) => `WHEN ${text(p.key)} THEN m.${column(p)}`).join(" ");
-  const flagged = aggregate ? "WHEN flagged THEN 'FLAGGED' " : "";
+  const column = (p: ExportParameter) => aggregate ? p.aggregate : p.raw;
+  const columns = [...new Set(parameters.map(column)), ...(aggregate ? ["flagged"] : [])];
+  const values = parameters.map((p, k) => `(${k}::UTINYINT, ${p.neutral})`).join(", ");
+  const pick = parameters.map((p, k) => `WHEN ${k} THEN m.${column(p)}`).join(" ");
+  const flagged = aggregate ? "WHEN flagged THEN 1 " : "";
   let done = 0;
   ctx.progress(0, total, "reading");
-  for (let k = 0; k < slots; k += perChunk) {
-    ctx.signal.throwIfAborted();
-    const a = first + k * step;
-    const b = Math.min(first + (k + perChunk) * step, first + slots * step);
-    await connection.run(`INSERT INTO ${alias}.measurements
-      SELECT ts, timezone(${text(job.timezone)}, timezone('UTC', ts)), station, node,
-        feeder_id, feeder, phase, parameter, value, unit,
-        CASE WHEN value IS NULL THEN 'MISSING' ${flagged}ELSE 'OK' END
-      FROM (
-        SELECT g.ts, f.station, f.node, f.feeder_id, f.feeder, f.phase, p.parameter, p.unit,
-          CASE p.parameter ${pick} END AS value${aggregate ? ", m.flagged" : ""}
-        FROM generate_series(${micros(a)}, ${micros(b - step)}, INTERVAL ${step} MILLISECOND) g(ts)
-        CROSS JOIN ${alias}.feeders f
-        JOIN (VALUES ${values.join(", ")}) p(parameter, unit, neutral)
-          ON f.phase <> 'N' OR p.neutral
-        LEFT JOIN (
-          SELECT m.*, m.${level.time} AS at FROM ${level.table} m
-          JOIN ${alias}.feeders s ON m.series_id = s.series_id
-          WHERE m.${level.time} >= ${micros(a)} AND m.${level.time} < ${micros(b)}
-        ) m ON m.series_id = f.series_id AND m.at = g.ts
-      )`);
-    done += ((b - a) / step) * seriesRows;
-    ctx.progress(done, total, "reading");
+  for (let f = 0; f < sorted.length; f += feedersPerChunk) {
+    const feederRange = `ord >= ${f} AND ord < ${f + feedersPerChunk}`;
+    for (let k = 0; k < slots; k += slotsPerChunk) {
+      ctx.signal.throwIfAborted();
+      const a = first + k * step;
+      const b = Math.min(first + (k + slotsPerChunk) * step, first + slots * step);
+      await connection.run(`INSERT INTO ${alias}.rows
+        SELECT ts, local, ord, ph, param, value,
+          (CASE WHEN value IS NULL THEN ${MISSING} ${flagged}ELSE 0 END)::UTINYINT
+        FROM (
+          SELECT g.ts, g.local, f.ord, f.ph, p.param,
+            CASE p.param ${pick} END AS value${aggregate ? ", m.flagged" : ""}
+          FROM (SELECT ts, timezone(${text(job.timezone)}, timezone('UTC', ts)) AS local
+            FROM generate_series(${micros(a)}, ${micros(b - step)}, INTERVAL ${step} MILLISECOND)
+              s(ts)) g
+          CROSS JOIN (SELECT ord, ph, series_id FROM ${alias}.feeders WHERE ${feederRange}) f
+          JOIN (VALUES ${values}) p(param, neutral) ON f.ph < 3 OR p.neutral
+          LEFT JOIN (
+            SELECT m.series_id, m.${level.time} AS at, ${columns.map((c) => `m.${c}`).join(", ")}
+            FROM ${level.table} m
+            JOIN (SELECT series_id FROM ${alias}.feeders WHERE ${feederRange}) s
+              ON m.series_id = s.series_id
+            WHERE m.${level.time} >= ${micros(a)} AND m.${level.time} < ${micros(b)}
+          ) m ON m.series_id = f.series_id AND m.at = g.ts
+        )
+        ORDER BY ord, ts, ph, param`);
+      done += ((b - a) / step) * rowsOf.slice(f, f + feedersPerChunk).reduce((x, y) => x + y, 0);
+      ctx.progress(done, total, "reading");
+    }
   }
 }
 
@@ -186,16 +260,19 @@ async function gapSummary(
   connection: DuckDBConnection,
   alias: string,
   job: WriteJob,
+  names: Lookups,
 ): Promise<GapRun[]> {
   const step = INTERVAL_MS[job.interval];
   await connection.run(`CREATE TABLE ${alias}.gaps AS
-    SELECT station, node, feeder_id, feeder, phase, parameter, min(time_utc) AS gap_start,
-      max(time_utc) + INTERVAL ${step} MILLISECOND AS gap_end, count(*) AS missing_slots
-    FROM (SELECT *, epoch_ms(time_utc) - ${step} * row_number() OVER (
-        PARTITION BY feeder_id, phase, parameter ORDER BY time_utc) AS run
-      FROM ${alias}.measurements WHERE quality = 'MISSING')
-    GROUP BY station, node, feeder_id, feeder, phase, parameter, run
-    ORDER BY station, node, feeder, phase, parameter, gap_start`);
+    SELECT ${names.columns()}, gap_start, gap_end, missing_slots FROM (
+      SELECT ord, phase, param, min(time_utc) AS gap_start,
+        max(time_utc) + INTERVAL ${step} MILLISECOND AS gap_end, count(*) AS missing_slots
+      FROM (SELECT ord, phase, param, time_utc,
+          epoch_ms(time_utc) - ${step} * row_number() OVER (
+            PARTITION BY ord, phase, param ORDER BY time_utc) AS run
+        FROM ${alias}.rows WHERE quality = ${MISSING})
+      GROUP BY ord, phase, param, run)
+    ORDER BY ord, phase, param, gap_start`);
   const result = await connection.runAndReadAll(`SELECT station, node, feeder, phase, parameter,
       strftime(gap_start, '%Y-%m-%dT%H:%M:%SZ'), strftime(gap_end, '%Y-%m-%dT%H:%M:%SZ'),
       missing_slots::DOUBLE, count(*) OVER ()::DOUBLE
@@ -210,18 +287,17 @@ async function gapSummary(
     string,
     number,
     number,
-  ][])
-    .map(([station, node, feeder, phase, parameter, start, end, slots, total]) => ({
-      station,
-      node,
-      feeder,
-      phase,
-      parameter,
-      start,
-      end,
-      slots,
-      total,
-    }));
+  ][]).map(([station, node, feeder, phase, parameter, start, end, slots, total]) => ({
+    station,
+    node,
+    feeder,
+    phase,
+    parameter,
+    start,
+    end,
+    slots,
+    total,
+  }));
 }
 
 /** One gap run for the README (the first 100; `total` runs in all). */
@@ -237,15 +313,6 @@ export interface GapRun {
   total: number;
 }
 
-/** The grouping columns of each directory structure. */
-const FOLDERS: Readonly<Record<DirectoryStructure, readonly string[]>> = {
-  flat: [],
-  station: ["station"],
-  node: ["station", "node"],
-  feeder: ["station", "node", "feeder"],
-  month: ["station", "node", "feeder", "month"],
-};
-
 /** A folder name from a grid name: no path separators or characters Windows refuses. */
 export function folderName(name: string): string {
   // deno-lint-ignore no-control-regex
@@ -253,56 +320,93 @@ export function folderName(name: string): string {
   return safe || "_";
 }
 
+/** A folder of the directory structure: its path and the staged rows it holds. */
+interface Folder {
+  path: string[];
+  where: string;
+}
+
+/** The folders of a structure, in file order (months in UTC). */
+export function foldersOf(
+  sorted: readonly Pick<ExportFeeder, "station_name" | "node_name" | "feeder_name">[],
+  structure: DirectoryStructure,
+  from: number,
+  to: number,
+): Folder[] {
+  if (structure === "flat") return [{ path: [], where: "" }];
+  const depth = { station: 1, node: 2, feeder: 3, month: 3 }[structure];
+  const groups = new Map<string, { path: string[]; ords: number[] }>();
+  sorted.forEach((f, ord) => {
+    const path = [f.station_name, f.node_name, f.feeder_name].slice(0, depth).map(folderName);
+    const key = path.join("/");
+    const group = groups.get(key) ?? { path, ords: [] };
+    group.ords.push(ord);
+    groups.set(key, group);
+  });
+  const folders: Folder[] = [];
+  for (const { path, ords } of groups.values()) {
+    const where = `ord IN (${ords.join(", ")})`;
+    if (structure !== "month") {
+      folders.push({ path, where });
+      continue;
+    }
+    const month = new Date(from);
+    let start = Date.UTC(month.getUTCFullYear(), month.getUTCMonth(), 1);
+    while (start < to) {
+      const d = new Date(start);
+      const next = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+      folders.push({
+        path: [...path, d.toISOString().slice(0, 7)],
+        where: `${where} AND time_utc >= ${micros(start)} AND time_utc < ${micros(next)}`,
+      });
+      start = next;
+    }
+  }
+  return folders;
+}
+
 /** COPY of the staged rows to CSV or Parquet, one file per folder of the structure. */
 async function copyOut(
   connection: DuckDBConnection,
   alias: string,
   job: WriteJob,
+  sorted: readonly ExportFeeder[],
+  names: Lookups,
   dir: string,
+  signal: AbortSignal,
 ): Promise<void> {
   const csv = job.format === "csv";
   const value = job.decimalMark === "."
     ? "CAST(value AS VARCHAR)"
     : `replace(CAST(value AS VARCHAR), '.', ${text(job.decimalMark)})`;
-  const select = csv
-    ? `SELECT strftime(time_utc, '%Y-%m-%dT%H:%M:%SZ') AS "\ufefftime_utc",
+  const select = (where: string) =>
+    csv
+      ? `SELECT strftime(time_utc, '%Y-%m-%dT%H:%M:%SZ') AS "\ufefftime_utc",
         strftime(time_local, '%Y-%m-%d %H:%M:%S') AS time_local, station, node, feeder_id,
-        feeder, phase, parameter, ${value} AS value, unit, quality`
-    : `SELECT time_utc, time_local, station, node, feeder_id, feeder, phase, parameter, value,
-        unit, quality`;
+        feeder, phase, parameter, ${value} AS value, unit, quality
+        FROM (${names.select(alias, where)})`
+      : names.select(alias, where);
   const options = csv
     ? `(FORMAT csv, HEADER, DELIMITER ${text(job.separator)})`
     : `(FORMAT parquet, COMPRESSION zstd)`;
   const ext = csv ? "csv" : "parquet";
-  const from = `${alias}.measurements`;
-  const order = "ORDER BY station, node, feeder, phase, parameter, time_utc";
-  const month = `strftime(time_utc, '%Y-%m')`;
-  const columns = FOLDERS[job.structure];
-  if (!columns.length) {
+  const seen = new Set<string>();
+  for (const folder of foldersOf(sorted, job.structure, job.from, job.to)) {
+    signal.throwIfAborted();
+    // Two feeders of one name in a node share the folder: their rows go in one file.
+    let path = folder.path.join("/");
+    for (let n = 2; seen.has(path); n++) path = `${folder.path.join("/")}_${n}`;
+    seen.add(path);
+    const name = [job.baseName, ...folder.path].join("_");
+    const where = folder.where ? `WHERE ${folder.where}` : "";
+    await mkdir(`${dir}/${path}`, { recursive: true });
     await connection.run(
-      `COPY (${select} FROM ${from} ${order}) TO ${
-        text(`${dir}/${job.baseName}.${ext}`)
+      `COPY (${select(where)}) TO ${
+        text(`${dir}/${path ? `${path}/` : ""}${name}.${ext}`)
       } ${options}`,
     );
-  } else {
-    const expr = (c: string) => c === "month" ? month : c;
-    const groups = (await connection.runAndReadAll(
-      `SELECT DISTINCT ${columns.map(expr).join(", ")} FROM ${from} ORDER BY ALL`,
-    )).getRows() as string[][];
-    for (const group of groups) {
-      const folder = `${dir}/${group.map(folderName).join("/")}`;
-      await mkdir(folder, { recursive: true });
-      const where = columns.map((c, k) => `${expr(c)} = ${text(group[k]!)}`).join(" AND ");
-      const name = `${job.baseName}_${group.map(folderName).join("_")}.${ext}`;
-      await connection.run(
-        `COPY (${select} FROM ${from} WHERE ${where} ${order}) TO ${
-          text(`${folder}/${name}`)
-        } ${options}`,
-      );
-    }
   }
-  const gapsOptions = csv ? options : `(FORMAT parquet, COMPRESSION zstd)`;
   await connection.run(
-    `COPY (SELECT * FROM ${alias}.gaps) TO ${text(`${dir}/gaps.${ext}`)} ${gapsOptions}`,
+    `COPY (SELECT * FROM ${alias}.gaps) TO ${text(`${dir}/gaps.${ext}`)} ${options}`,
   );
 }

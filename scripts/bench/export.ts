@@ -68,6 +68,9 @@ try {
   }));
   stop = peak();
   t0 = performance.now();
+  const stages: Record<string, number> = {};
+  let lastStage = "start";
+  let lastAt = t0;
   const size = await writeExport(
     connection,
     {
@@ -85,8 +88,19 @@ try {
     },
     feeders,
     `${dir}/export.zip`,
-    { signal: new AbortController().signal, progress() {} },
+    {
+      signal: new AbortController().signal,
+      progress(_done, _total, stage) {
+        const now = performance.now();
+        if (stage !== lastStage) {
+          stages[lastStage] = Math.round(now - lastAt);
+          lastStage = stage;
+          lastAt = now;
+        }
+      },
+    },
   );
+  stages[lastStage] = Math.round(performance.now() - lastAt);
   const exportMs = performance.now() - t0;
   const exportMb = stop();
 
@@ -105,6 +119,7 @@ try {
         rows_per_s: rate(exportMs),
         bytes: size,
         peak_extra_mb: Math.round(exportMb),
+        stages_ms: stages,
       },
       ratio_to_engine_limit: Math.round((baseMs / exportMs) * 100) / 100,
     },
