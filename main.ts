@@ -4,6 +4,7 @@
  */
 import { type MeasurementStore, startStreamingCore } from "./core/mod.ts";
 import { customersModule } from "./modules/customers/mod.ts";
+import { type ExportModule, exportModule } from "./modules/export/mod.ts";
 import { seedDemo, startDemoSimulation, startFieldCellPolling } from "./modules/demo/mod.ts";
 import { type CellOnboardingService, type CellsService, gridModule } from "./modules/grid/mod.ts";
 import { createIdentity, type LoginThrottleOptions } from "./modules/identity/mod.ts";
@@ -73,6 +74,8 @@ export interface Platform {
     /** Power-quality reports (tests drive the job runner). */
     powerQuality: PowerQualityModule;
     voltageEvents: VoltageEventsModule;
+    /** Data export (tests wait for its jobs and run its retention). */
+    exports: ExportModule;
   };
   close(): Promise<void>;
 }
@@ -189,6 +192,23 @@ export async function startPlatform(
     nominalVoltage: async (key) => {
       const pair = (await customers.service.getByKey(key))?.default_lv_nominal_voltage;
       return Number.parseFloat((pair ?? "230/400").split("/")[0] ?? "230") || 230;
+  const exports = exportModule({
+    db,
+    analytics,
+    bus,
+    logger,
+    topology: monitoring.topology,
+    cells: grid.cells,
+    store,
+    dir: config.dataDir === ":memory:"
+      ? `${Deno.makeTempDirSync({ prefix: "gridwatch-exports-" })}`
+      : `${config.dataDir}/exports`,
+    customerFormat: async (key) => {
+      const customer = await customers.service.getByKey(key);
+      return {
+        timezone: customer?.default_timezone || "UTC",
+        numberFormat: customer?.default_number_format || "1234.56",
+      };
     },
   });
   // Closed in the reverse order: the core (DuckDB) after every module that reads it.
@@ -205,6 +225,7 @@ export async function startPlatform(
     ingestion,
     powerQuality,
     voltageEvents,
+    exports,
   ];
 
   const app = createHttpApp(logger);
@@ -247,6 +268,7 @@ export async function startPlatform(
       ingestion,
       powerQuality,
       voltageEvents,
+      exports,
     },
     close: async () => {
       for (const module of [...modules].reverse()) {

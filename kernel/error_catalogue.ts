@@ -162,6 +162,14 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = Object.freeze([
   { key: "statistics.tooManySelections", status: 400 }, // params: limit
   { key: "statistics.compareFeeders", status: 400 }, // params: min, max
   { key: "statistics.tooManyPoints", status: 400 }, // params: limit
+  // Data export (docs/export.md).
+  { key: "export.notFound", status: 404 },
+  { key: "export.tooLarge", status: 422 }, // params: bytes, max
+  { key: "export.notActive", status: 409 },
+  { key: "export.notReady", status: 409 }, // params: status
+  // Reasons an export failed (stored on the export, shown in the list).
+  { key: "export.failed", status: 500 }, // params: detail
+  { key: "export.interrupted", status: 500 }, // params: attempts
 ]);
 
 // Lookups run on every error response; index once instead of scanning the table each time.

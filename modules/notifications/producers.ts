@@ -11,6 +11,7 @@ import type { CellsToConfigure, MappingValidated } from "../grid/mod.ts";
 import type { IoStateChanged } from "../io_monitoring/mod.ts";
 import type { LoginLocked } from "../identity/mod.ts";
 import type { ReportFinished } from "../power_quality/mod.ts";
+import type { ExportEnded } from "../export/mod.ts";
 import { type EventBus, holdsKey, isAppAdmin, type Logger } from "../../kernel/mod.ts";
 import type { CurrentUserDto, EmailValidationRequested } from "../users/mod.ts";
 import type { RecordingFinished } from "../voltage_events/mod.ts";
@@ -211,6 +212,17 @@ export function recordingAnnouncement(e: RecordingFinished): Announcement {
       ...(e.code === null ? {} : { counter: e.code }),
     },
     productId: e.cellId,
+ * The end of an export (export.ended) as a DATA_EXPORT notification for the user who started
+ * it, whatever their settings (they asked for the file): `state` DONE reads as ready to
+ * download, anything else as failed (spec 2.7); `status` the file name.
+ */
+export function exportAnnouncement(e: ExportEnded): Announcement {
+  return {
+    customerKey: e.customerKey,
+    type: "DATA_EXPORT",
+    name: "DATA_EXPORT",
+    severity: e.state === "DONE" ? "INFO" : "WARNING",
+    info: { state: e.state, status: e.fileName, start_time: e.at },
     audience: (user) => user.user_id === e.userId,
   };
 }
@@ -351,6 +363,8 @@ export function startProducers(deps: ProducerDeps): Producers {
       if (e.state !== "CANCELLED") await announce(reportAnnouncement(e));
     bus.subscribe("voltageEvents.recordingFinished", async (e: RecordingFinished) => {
       await announce(recordingAnnouncement(e));
+    bus.subscribe("export.ended", async (e: ExportEnded) => {
+      await announce(exportAnnouncement(e));
     }),
     bus.subscribe("identity.loginLocked", async (e: LoginLocked) => {
       await announce(lockoutAnnouncement(e));

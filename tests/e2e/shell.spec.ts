@@ -39,9 +39,17 @@ test("admin sees every built entry enabled; modules not built yet are greyed wit
   await login(page, ACCOUNTS.admin);
   await openMegaMenu(page);
   const menu = page.getByRole("navigation", { name: "Applications" });
-  // Data Export, SCADA, API clients, Power Quality and the REST API documentation come later.
-  await expect(menu.locator('[aria-disabled="true"]')).toHaveCount(5);
-  for (const name of [/Metering Information/, /Grid Monitoring/, /Visual Statistics/, /^Users$/]) {
+  // SCADA, API clients, Power Quality and the REST API documentation come later.
+  await expect(menu.locator('[aria-disabled="true"]')).toHaveCount(4);
+  for (
+    const name of [
+      /Metering Information/,
+      /Grid Monitoring/,
+      /Visual Statistics/,
+      /Data Export/,
+      /^Users$/,
+    ]
+  ) {
     await expect(menu.getByRole("link", { name }).first()).not.toHaveAttribute(
       "aria-disabled",
       "true",
@@ -50,8 +58,6 @@ test("admin sees every built entry enabled; modules not built yet are greyed wit
   const powerQuality = menu.getByRole("link", { name: /Power Quality/ });
   await expect(powerQuality).toHaveAttribute("aria-disabled", "true");
   await powerQuality.hover();
-  await expect(page.getByRole("tooltip")).toContainText("Not available in this version yet");
-  await menu.getByRole("link", { name: /Data Export/ }).hover();
   await expect(page.getByRole("tooltip")).toContainText("Not available in this version yet");
   await menu.getByRole("link", { name: /^Users$/ }).click();
   await expect(page).toHaveURL(/\/user-management/);

@@ -85,6 +85,21 @@ const visualStatistics = (ok: number) => (c: Caller) =>
   !signedIn(c) ? 401 : c === "operator" ? 403 : ok;
 const VSM_PERIOD = "from=2026-11-21T00:00:00Z&to=2026-11-22T00:00:00Z";
 
+/**
+ * Data export: holders of hes:data-export (every demo account but the operator); the usage for
+ * its admins. Keys name no export; the selection names no feeder (400 on the feeder).
+ */
+const dataExport = (ok: number) => (c: Caller) => !signedIn(c) ? 401 : c === "operator" ? 403 : ok;
+const dataExportAdmin = (c: Caller) =>
+  !signedIn(c) ? 401 : c === "admin" || c === "super-admin" || c === "other-admin" ? 200 : 403;
+const EXPORT_SELECTION = {
+  period: { from: "2026-11-21T00:00:00Z", to: "2026-11-22T00:00:00Z" },
+  feeders: [NO_NODE],
+  parameters: ["u"],
+  interval: "1h",
+  format: "csv",
+};
+
 /** Expected status per route ("METHOD /path" as Hono lists it). */
 const EXPECTED: Record<string, Rule> = {
   "GET /csm/customers": (c) => (signedIn(c) ? 200 : 401),
@@ -221,6 +236,19 @@ const EXPECTED: Record<string, Rule> = {
   "GET /vsm/series": visualStatistics(404),
   "GET /vsm/histogram": visualStatistics(404),
   "GET /vsm/compare": visualStatistics(404),
+  // Data export (docs/contracts.md, "Data export: /dem").
+  "GET /dem/feeders": dataExport(200),
+  "GET /dem/usage": dataExportAdmin,
+  "POST /dem/exports/estimate": dataExport(400),
+  "POST /dem/exports": dataExport(400),
+  "GET /dem/exports": dataExport(200),
+  "GET /dem/exports/:key": dataExport(404),
+  "GET /dem/exports/:key/file": dataExport(404),
+  "POST /dem/exports/:key/link": dataExport(404),
+  "POST /dem/exports/:key/cancel": dataExport(404),
+  "DELETE /dem/exports/:key": dataExport(404),
+  // Public: the signed link is the proof; a forged one is unknown.
+  "GET /dem/files/:key": () => 404,
   // The cell configuration takes cell credentials only.
   "GET /ingest/v1/configuration": () => 401,
   "POST /ingest/v1/configuration/ack": () => 401,
@@ -238,10 +266,13 @@ const QUERIES: Record<string, string> = {
   "GET /vsm/histogram": `?feeder=${NO_NODE}&parameter=u&${VSM_PERIOD}`,
   "GET /vsm/compare": `?feeders=${NO_NODE},${crypto.randomUUID()}&parameter=u&${VSM_PERIOD}`,
   "GET /iom/electrical-works/:key/history": "?from=2026-11-21T00:00:00Z&to=2026-11-22T00:00:00Z",
+  "GET /dem/files/:key": "?token=1.x.y",
 };
 
 /** A valid body for routes that need one, so the matrix tests access, not validation. */
 const BODIES: Record<string, unknown> = {
+  "POST /dem/exports/estimate": EXPORT_SELECTION,
+  "POST /dem/exports": { ...EXPORT_SELECTION, file_name: "Matrix", directory_structure: "flat" },
   "PUT /gsm/cells/:id/message": { message: "Matrix" },
   "POST /gsm/cells/:id/link": { node_id: NO_NODE },
   "POST /gsm/cells": { serial_number: "x" },

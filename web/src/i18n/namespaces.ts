@@ -15,4 +15,5 @@ export const NAMESPACES = [
   "io-monitoring",
   "pq-reports",
   "pq-events",
+  "data-export",
 ] as const;

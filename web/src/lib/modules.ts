@@ -67,7 +67,7 @@ const NOT_BUILT = { built: false } as const;
 /** Every module of spec 2.1 with its key from docs/contracts.md. */
 export const MODULES: Readonly<Record<ModuleId, ModuleDefinition>> = {
   "user-settings": define("user-settings", "/user-settings", { key: "user-settings" }),
-  "data-export": define("data-export", "/data-export", { key: "hes:data-export" }, NOT_BUILT),
+  "data-export": define("data-export", "/data-export", { key: "hes:data-export" }),
   "infrastructure-setup": define("infrastructure-setup", "/infrastructure-setup", {
     key: "hes:infrastructure-setup",
   }),

@@ -76,7 +76,7 @@ Deno.test("resolveStartPage() skips a module not built yet and one the user may 
   const metering = ctx(["app:grid-metering:user"]);
   assert.equal(
     resolveStartPage({
-      stored: "/data-export",
+      stored: "/scada-connector",
       claim: "/power-quality/reports",
       fallback: "/grid-monitoring",
       ctx: metering,
@@ -90,8 +90,8 @@ Deno.test("resolveStartPage() skips a module not built yet and one the user may 
 });
 
 Deno.test("startPageWorks() refuses the not-built modules and admin pages of non-admins", () => {
-  const admin = ctx(["hes:data-export:admin", "hes:um:user"]);
-  assert.equal(startPageWorks("/data-export", admin), false);
+  const admin = ctx(["hes:scada-connector:admin", "hes:um:user"]);
+  assert.equal(startPageWorks("/scada-connector", admin), false);
   assert.equal(startPageWorks("/api-doc", admin), false);
   assert.equal(startPageWorks("/user-management", admin), false);
   assert.equal(startPageWorks("/user-settings#notification-settings", admin), true);

@@ -1,18 +1,74 @@
-import { Construction } from "lucide-react";
+/**
+ * Data Export (spec 2.1, /data-export): the export form beside the user's exports, whose list
+ * refreshes every 2 s while one is queued or running (progress bar), else every 30 s.
+ * Administrators see the disk the export files use.
+ */
 import { useTranslation } from "react-i18next";
-import { EmptyState } from "../../ui/empty-state.tsx";
+import { ACTIVE } from "../../../../modules/export/contract.ts";
+import { api } from "../../lib/api.ts";
+import { liveState, REFRESH_MS, useLiveLoad } from "../../lib/use-live-load.ts";
+import { useFormatters } from "../../lib/use-formatters.ts";
+import { AsyncState } from "../../ui/loader.tsx";
 import { Page } from "../../ui/page.tsx";
+import { exportApi } from "./export-api.ts";
+import { ExportFormCard } from "./export-form-card.tsx";
+import { sizeParts } from "./export-form.ts";
+import { ExportList } from "./export-list.tsx";
 
-/** The data export screen: title and an honest placeholder until its issue delivers it. */
+const PROGRESS_MS = 2_000;
+
 export function DataExportPage() {
-  const { t } = useTranslation(["modules", "common"]);
+  const { t } = useTranslation(["data-export", "modules"]);
+  const format = useFormatters();
+  const feeders = useLiveLoad((signal) => exportApi.feeders(signal), "feeders", null);
+  const list = useLiveLoad((signal) => exportApi.list(signal), "exports", REFRESH_MS);
+  const running = list.data?.items.some((e) => ACTIVE.includes(e.status)) ?? false;
+  const progress = useLiveLoad(
+    (signal) => exportApi.list(signal),
+    running ? "progress" : null,
+    PROGRESS_MS,
+  );
+  const exports = (running && progress.data ? progress.data : list.data)?.items;
+  // Administrators only; anyone else gets 403 and sees nothing.
+  const usage = useLiveLoad(
+    (signal) =>
+      api.get<{ files: number; bytes: number }>("/dem/usage", { signal, handleErrors: true }),
+    "usage",
+    null,
+  );
+  const refresh = () => {
+    list.refresh();
+    progress.refresh();
+    usage.refresh();
+  };
+  const usageText = usage.data
+    ? t("usage", {
+      files: usage.data.files,
+      size: t("size", {
+        value: format.number(sizeParts(usage.data.bytes).value, 1),
+        unit: sizeParts(usage.data.bytes).unit,
+      }),
+    })
+    : null;
   return (
-    <Page title={t("data-export.title")} subtitle={t("data-export.purpose")}>
-      <EmptyState
-        icon={<Construction />}
-        title={t("notAvailable")}
-        description={t("data-export.plannedScope")}
-      />
+    <Page
+      title={t("modules:data-export.title")}
+      subtitle={t("modules:data-export.purpose")}
+      actions={usageText
+        ? <span className="text-xs text-muted-foreground">{usageText}</span>
+        : null}
+    >
+      <div className="grid gap-4 xl:grid-cols-[minmax(0,30rem)_minmax(0,1fr)]">
+        <AsyncState state={liveState(feeders)} onRetry={feeders.refresh}>
+          {(answer) => <ExportFormCard feeders={answer.feeders} onCreated={refresh} />}
+        </AsyncState>
+        <section className="flex min-w-0 flex-col gap-2" aria-label={t("list.title")}>
+          <h2 className="text-base font-semibold">{t("list.title")}</h2>
+          <AsyncState state={liveState(list)} onRetry={list.refresh}>
+            {() => <ExportList exports={exports ?? []} onChanged={refresh} />}
+          </AsyncState>
+        </section>
+      </div>
     </Page>
   );
 }

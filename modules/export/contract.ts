@@ -1,0 +1,344 @@
+/**
+ * The data export contract (dem): the constants of spec 9 ("Data export"), the export statuses
+ * of spec 4, the rules shared with the web form (name, period, the file name GDE_<name>_<period>,
+ * the size estimate), the inputs of the export calls as zod schemas whose messages are
+ * catalogue keys (the web form shows the same keys), and the answers. Pure: imports only zod.
+ */
+import { z } from "zod";
+
+// ---- Rules and constants ------------------------------------------------------------------
+
+const DAY_MS = 86_400_000;
+
+/** Spec 9 "Data export" and the choices of docs/export.md where the spec is silent. */
+export const EXPORT_LIMITS = Object.freeze({
+  /** Files kept 7 days (maximum availability). */
+  retentionDays: 7,
+  /** Maximum (estimated) size in bytes. */
+  maxBytes: 1e9,
+  /** Period at most one year (366 days: a leap year's). */
+  maxPeriodDays: 366,
+  /** Exports of one customer running at once; the others wait in the queue. */
+  runningPerCustomer: 2,
+  maxFeeders: 500,
+  maxNameLength: 60,
+  filePrefix: "GDE_",
+});
+
+/** Estimation sizes per type (spec 9): bytes of one timestamp of one feeder for the type. */
+export const ESTIMATION_SIZES = Object.freeze({
+  current: 84,
+  voltage: 63,
+  power: 84,
+  energy: 168,
+  frequency: 6,
+  other: 23,
+  temperature: 6,
+});
+export type EstimationType = keyof typeof ESTIMATION_SIZES;
+
+export const EXPORT_INTERVALS = ["20s", "10min", "1h", "1d"] as const;
+export type ExportInterval = (typeof EXPORT_INTERVALS)[number];
+export const INTERVAL_MS: Readonly<Record<ExportInterval, number>> = {
+  "20s": 20_000,
+  "10min": 600_000,
+  "1h": 3_600_000,
+  "1d": DAY_MS,
+};
+
+export const EXPORT_FORMATS = ["csv", "parquet", "duckdb"] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Flat, or folders per station / node / feeder / month (each level inside the previous). */
+export const STRUCTURES = ["flat", "station", "node", "feeder", "month"] as const;
+export type DirectoryStructure = (typeof STRUCTURES)[number];
+
+/** Spec 4 export statuses, and QUEUED (waiting for a free slot, beyond the spec). */
+export const EXPORT_STATUSES = [
+  "QUEUED",
+  "IN_PROGRESS",
+  "FINISHED",
+  "FAILED",
+  "CANCELLED",
+  "DELETED",
+  "DOWNLOADED",
+] as const;
+export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+
+/** Statuses whose file can be downloaded. */
+export const DOWNLOADABLE: readonly ExportStatus[] = ["FINISHED", "DOWNLOADED"];
+/** Statuses of an export that is not over yet (cancel applies). */
+export const ACTIVE: readonly ExportStatus[] = ["QUEUED", "IN_PROGRESS"];
+
+/** One exportable parameter: its column at the 20-s level and in the aggregates. */
+export interface ExportParameter {
+  key: string;
+  unit: string;
+  type: EstimationType;
+  raw: string;
+  aggregate: string;
+  /** Whether the neutral conductor carries it. */
+  neutral: boolean;
+}
+
+export const EXPORT_PARAMETERS: readonly ExportParameter[] = Object.freeze([
+  { key: "u", unit: "V", type: "voltage", raw: "u", aggregate: "u_rms", neutral: false },
+  { key: "i", unit: "A", type: "current", raw: "i", aggregate: "i_rms", neutral: true },
+  { key: "p", unit: "kW", type: "power", raw: "p", aggregate: "p_mean", neutral: false },
+  { key: "q", unit: "kvar", type: "power", raw: "q", aggregate: "q_mean", neutral: false },
+  { key: "pf", unit: "", type: "other", raw: "pf", aggregate: "pf_mean", neutral: false },
+  { key: "thd_u", unit: "%", type: "other", raw: "thd_u", aggregate: "thd_u", neutral: false },
+  { key: "thd_i", unit: "%", type: "other", raw: "thd_i", aggregate: "thd_i", neutral: false },
+  { key: "f", unit: "Hz", type: "frequency", raw: "f", aggregate: "f_mean", neutral: false },
+]);
+export const EXPORT_PARAMETER_KEYS = ["u", "i", "p", "q", "pf", "thd_u", "thd_i", "f"] as const;
+export type ExportParameterKey = (typeof EXPORT_PARAMETER_KEYS)[number];
+
+export function exportParameter(key: string): ExportParameter | undefined {
+  return EXPORT_PARAMETERS.find((p) => p.key === key);
+}
+
+/** Characters not allowed in names (spec 5), and control characters. */
+// deno-lint-ignore no-control-regex
+const FORBIDDEN = /[:<>"/\\|?*!\u0000-\u001f]/;
+
+/** The first rule a file name breaks (a catalogue key), or null. */
+export function exportNameIssue(
+  name: string,
+): { key: string; params: Record<string, unknown> } | null {
+  const trimmed = name.trim();
+  if (!trimmed) return { key: "validation.required", params: {} };
+  if (trimmed.length > EXPORT_LIMITS.maxNameLength) {
+    return { key: "validation.nameMax", params: { count: EXPORT_LIMITS.maxNameLength } };
+  }
+  if (FORBIDDEN.test(trimmed)) return { key: "validation.forbiddenChars", params: {} };
+  return null;
+}
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Epoch ms of an ISO 8601 instant with an offset, or NaN. */
+export function parseExportInstant(text: string): number {
+  return ISO.test(text) ? Date.parse(text) : NaN;
+}
+
+/** The key of the rule a period breaks, or null (from before to, at most one year). */
+export function exportPeriodIssue(from: string, to: string): string | null {
+  const a = parseExportInstant(from);
+  const b = parseExportInstant(to);
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return "validation.dateInvalid";
+  if (a >= b) return "data.periodIncorrect";
+  if (b - a > EXPORT_LIMITS.maxPeriodDays * DAY_MS) return "validation.exportPeriodMax";
+  return null;
+}
+
+/** GDE_<name>_<from>_<to> (UTC days, the last one included) with its extension. */
+export function exportFileName(name: string, from: string, to: string, ext: string): string {
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceAll("-", "");
+  const safe = name.trim().replace(/\s+/g, "_");
+  const a = parseExportInstant(from);
+  const b = parseExportInstant(to) - 1;
+  return `${EXPORT_LIMITS.filePrefix}${safe}_${day(a)}-${day(b)}.${ext}`;
+}
+
+/** The slots of a period at an interval: every slot whose start lies in [from, to). */
+export function slotCount(fromMs: number, toMs: number, interval: ExportInterval): number {
+  const step = INTERVAL_MS[interval];
+  const start = Math.ceil(fromMs / step) * step;
+  return Math.max(0, Math.ceil((toMs - start) / step));
+}
+
+/** A feeder of an estimate: whether it has a neutral probe, and the bytes of its names. */
+export interface EstimatedFeeder {
+  hasNeutral: boolean;
+  /** Characters of station, node and feeder names in a CSV row. */
+  nameBytes: number;
+}
+
+/**
+ * Bytes per CSV row besides the names and the value: two timestamps (19 characters each),
+ * phase, parameter, unit, quality flag and ten separators.
+ */
+const CSV_ROW_FIXED = 19 + 19 + 2 + 4 + 3 + 7 + 10;
+/**
+ * The spec's sizes are bytes of one timestamp of one feeder for a type; a long-layout row holds
+ * one value: the size split over the values of the type (three phases, or four with N for
+ * current), plus the other columns.
+ */
+const VALUES_PER_TYPE: Readonly<Record<EstimationType, number>> = {
+  current: 8,
+  voltage: 6,
+  power: 8,
+  energy: 8,
+  frequency: 1,
+  other: 2,
+  temperature: 1,
+};
+/** Size of a Parquet or DuckDB file relative to the CSV (typed columns, zstd, dictionaries). */
+const FORMAT_FACTOR: Readonly<Record<ExportFormat, number>> = {
+  csv: 1,
+  parquet: 0.12,
+  duckdb: 0.2,
+};
+
+/** Rows and estimated bytes of an export. */
+export function estimateExport(
+  feeders: readonly EstimatedFeeder[],
+  parameters: readonly string[],
+  slots: number,
+  format: ExportFormat,
+): { rows: number; bytes: number } {
+  let rows = 0;
+  let bytes = 0;
+  for (const feeder of feeders) {
+    for (const key of parameters) {
+      const p = exportParameter(key);
+      if (!p) continue;
+      const phases = p.neutral && feeder.hasNeutral ? 4 : 3;
+      const n = slots * phases;
+      const value = ESTIMATION_SIZES[p.type] / VALUES_PER_TYPE[p.type];
+      rows += n;
+      bytes += n * (CSV_ROW_FIXED + feeder.nameBytes + value);
+    }
+  }
+  return { rows, bytes: Math.round(bytes * FORMAT_FACTOR[format]) };
+}
+
+// ---- Inputs and answers -------------------------------------------------------------------
+
+const instant = z.string({ error: "validation.required" }).min(1, "validation.required").max(40);
+const feederId = z.string().min(1).max(200);
+
+/** The period of an export: ISO 8601 instants, `to` exclusive, at most one year. */
+export const exportPeriod = z.object({ from: instant, to: instant }).superRefine((p, ctx) => {
+  const key = exportPeriodIssue(p.from, p.to);
+  if (key) ctx.addIssue({ code: "custom", path: ["to"], message: key });
+});
+
+/** What an export reads (the estimate's input, the start of an export's). */
+export const exportSelection = z.object({
+  period: exportPeriod,
+  feeders: z.array(feederId, { error: "validation.minItems" })
+    .min(1, "validation.minItems")
+    .max(EXPORT_LIMITS.maxFeeders, "validation.maxItems"),
+  parameters: z.array(z.enum(EXPORT_PARAMETER_KEYS, { error: "validation.invalidChoice" }), {
+    error: "validation.minItems",
+  }).min(1, "validation.minItems"),
+  interval: z.enum(EXPORT_INTERVALS, { error: "validation.invalidChoice" }),
+  format: z.enum(EXPORT_FORMATS, { error: "validation.invalidChoice" }).default("csv"),
+});
+export type ExportSelection = z.output<typeof exportSelection>;
+/** `POST /dem/exports/estimate`. */
+export const estimateInput = exportSelection.meta({ id: "ExportEstimateInput" });
+
+/** `POST /dem/exports`: a selection, the file's name, its format and directory structure. */
+export const createExportInput = exportSelection.extend({
+  file_name: z.string({ error: "validation.required" }).superRefine((name, ctx) => {
+    const issue = exportNameIssue(name);
+    if (issue) ctx.addIssue({ code: "custom", message: issue.key, params: issue.params });
+  }),
+  directory_structure: z.enum(STRUCTURES, { error: "validation.invalidChoice" }).default("flat"),
+}).superRefine((input, ctx) => {
+  // A DuckDB file is one database: its tables are the structure.
+  if (input.format === "duckdb" && input.directory_structure !== "flat") {
+    ctx.addIssue({
+      code: "custom",
+      path: ["directory_structure"],
+      message: "export.structureNotForDuckdb",
+    });
+  }
+}).meta({ id: "CreateExportInput" });
+export type CreateExportInput = z.output<typeof createExportInput>;
+/** What the web sends to start an export. */
+export type CreateExportBody = z.input<typeof createExportInput>;
+
+/** `GET /dem/exports?page=&size=`. */
+export const exportPageQuery = z.object({
+  page: z.coerce.number().int().min(0).max(100_000).default(0),
+  size: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type ExportPageQuery = z.output<typeof exportPageQuery>;
+
+/** `POST /dem/exports/estimate` answer. */
+export const estimateDto = z.object({
+  /** Rows of the long layout (every slot of every series and parameter, gaps included). */
+  rows: z.number(),
+  estimated_bytes: z.number(),
+  max_bytes: z.number(),
+  /** Over `max_bytes`: the export would be refused. */
+  too_large: z.boolean(),
+}).meta({ id: "ExportEstimateDto" });
+export type EstimateDto = z.output<typeof estimateDto>;
+
+/** One export of the user. */
+export const exportDto = z.object({
+  key: z.string(),
+  /** The name the user gave. */
+  name: z.string(),
+  /** The downloaded file: GDE_<name>_<period>.zip. */
+  file_name: z.string(),
+  period: z.object({ from: z.string(), to: z.string() }),
+  feeders: z.array(z.string()),
+  parameters: z.array(z.enum(EXPORT_PARAMETER_KEYS)),
+  interval: z.enum(EXPORT_INTERVALS),
+  format: z.enum(EXPORT_FORMATS),
+  directory_structure: z.enum(STRUCTURES),
+  status: z.enum(EXPORT_STATUSES),
+  progress: z.object({
+    rows_done: z.number(),
+    rows_total: z.number(),
+    percent: z.number(),
+    stage: z.string().nullable(),
+  }),
+  estimated_bytes: z.number(),
+  size_bytes: z.number().nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  /** When the file is deleted (7 days after it was finished). */
+  expires_at: z.string().nullable(),
+  downloaded_at: z.string().nullable(),
+  /** Why it failed: a catalogue key and its params. */
+  error: z.object({ key: z.string(), params: z.record(z.string(), z.unknown()) }).nullable(),
+}).meta({ id: "ExportDto" });
+export type ExportDto = z.output<typeof exportDto>;
+
+export const exportPageDto = z.object({
+  items: z.array(exportDto),
+  total: z.number(),
+  page: z.number(),
+  size: z.number(),
+}).meta({ id: "ExportPageDto" });
+export type ExportPageDto = z.output<typeof exportPageDto>;
+
+/** `POST /dem/exports` answer (202). */
+export const createdDto = z.object({ key: z.string() }).meta({ id: "ExportCreatedDto" });
+
+/** A feeder the form can pick, with the groups it belongs to (picker and search). */
+export const exportFeederDto = z.object({
+  feeder_id: z.string(),
+  feeder_name: z.string(),
+  feeder_type: z.string(),
+  node_id: z.string(),
+  node_name: z.string(),
+  station_name: z.string(),
+  lv_group_id: z.string(),
+  lv_group_name: z.string(),
+  station_group_id: z.string(),
+  station_group_name: z.string(),
+});
+export type ExportFeederDto = z.output<typeof exportFeederDto>;
+export const exportFeedersDto = z.object({ feeders: z.array(exportFeederDto) })
+  .meta({ id: "ExportFeedersDto" });
+export type ExportFeedersDto = z.output<typeof exportFeedersDto>;
+
+/** `GET /dem/usage` (administrators): the disk the export files take. */
+export const exportUsageDto = z.object({ files: z.number(), bytes: z.number() })
+  .meta({ id: "ExportUsageDto" });
+export type ExportUsageDto = z.output<typeof exportUsageDto>;
+
+/** `POST /dem/exports/{key}/link` answer: a download address valid 5 minutes. */
+export const linkDto = z.object({ url: z.string() }).meta({ id: "ExportLinkDto" });
+export type LinkDto = z.output<typeof linkDto>;
+/** `GET /dem/files/{key}?token=`. */
+export const linkQuery = z.object({ token: z.string().min(1).max(500) });

@@ -1,0 +1,133 @@
+/**
+ * Data export throughput: `feeders` feeders x 3 phases of 20-s voltage over `days` days (30 days
+ * of 100 feeders: 13.4M slots per phase... 40M long rows) written as a flat Parquet export by the
+ * module's writer (stage chunk by chunk, COPY, zip), against the engine limit measured in the
+ * same run on the same file: one `COPY (SELECT ... FROM raw_measurements) TO ... parquet` of the
+ * same rows without names, gaps or zip. Peak extra memory is the process RSS above the level
+ * before the export (DuckDB's buffers included), sampled every 50 ms.
+ *
+ *   npx deno run -A scripts/bench/export.ts [--feeders=100] [--days=30]
+ */
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { DDL } from "../../core/ingest/schema.ts";
+import { type ExportFeeder, writeExport } from "../../modules/export/writer.ts";
+
+const arg = (name: string, fallback: number) =>
+  Number(Deno.args.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? fallback);
+const FEEDERS = arg("feeders", 100);
+const DAYS = arg("days", 30);
+const START = Date.UTC(2026, 0, 1);
+const END = START + DAYS * 86_400_000;
+
+const dir = await mkdtemp(join(tmpdir(), "gw-bench-export-"));
+const instance = await DuckDBInstance.create(join(dir, "timeseries.duckdb"), {
+  memory_limit: "512MB",
+});
+const connection = await instance.connect();
+try {
+  for (const statement of DDL) await connection.run(statement);
+  const series = FEEDERS * 3;
+  console.log(`Filling ${series} series x ${DAYS} days of 20-s rows ...`);
+  await connection.run(`INSERT INTO raw_measurements (series_id, ts, u, i, p)
+    SELECT s, make_timestamp((${START} + t * 20000) * 1000),
+      (230 + 5 * sin(t / 500.0) + s / 100.0)::FLOAT, (50 + s % 7)::FLOAT, (10 + s % 5)::FLOAT
+    FROM range(${series}) a(s), range(${(END - START) / 20_000}) b(t)`);
+  const rows = Number(
+    (await connection.runAndReadAll("SELECT count(*) FROM raw_measurements")).getRows()[0]![0],
+  );
+  await connection.run("CHECKPOINT");
+
+  const peak = () => {
+    const base = Deno.memoryUsage().rss;
+    let max = base;
+    const timer = setInterval(() => (max = Math.max(max, Deno.memoryUsage().rss)), 50);
+    return () => {
+      clearInterval(timer);
+      return (max - base) / 1e6;
+    };
+  };
+
+  let stop = peak();
+  let t0 = performance.now();
+  await connection.run(`COPY (SELECT series_id, ts, u FROM raw_measurements
+      WHERE ts >= make_timestamp(${START * 1000}) AND ts < make_timestamp(${END * 1000})
+      ORDER BY series_id, ts)
+    TO '${dir}/baseline.parquet' (FORMAT parquet, COMPRESSION zstd)`);
+  const baseMs = performance.now() - t0;
+  const baseMb = stop();
+
+  const feeders: ExportFeeder[] = Array.from({ length: FEEDERS }, (_, f) => ({
+    feeder_id: `feeder-${f}`,
+    feeder_name: `Feeder ${f % 6 + 1}`,
+    node_name: `Node ${Math.floor(f / 6)}`,
+    station_name: `TS Station ${Math.floor(f / 30)}`,
+    series: [f * 3, f * 3 + 1, f * 3 + 2, undefined],
+  }));
+  stop = peak();
+  t0 = performance.now();
+  const stages: Record<string, number> = {};
+  let lastStage = "start";
+  let lastAt = t0;
+  const size = await writeExport(
+    connection,
+    {
+      key: "bench",
+      baseName: "GDE_bench",
+      from: START,
+      to: END,
+      interval: "20s",
+      parameters: ["u"],
+      format: "parquet",
+      structure: "flat",
+      timezone: "Europe/Zurich",
+      separator: ",",
+      decimalMark: ".",
+    },
+    feeders,
+    `${dir}/export.zip`,
+    {
+      signal: new AbortController().signal,
+      progress(_done, _total, stage) {
+        const now = performance.now();
+        if (stage !== lastStage) {
+          stages[lastStage] = Math.round(now - lastAt);
+          lastStage = stage;
+          lastAt = now;
+        }
+      },
+    },
+  );
+  stages[lastStage] = Math.round(performance.now() - lastAt);
+  const exportMs = performance.now() - t0;
+  const exportMb = stop();
+
+  const rate = (ms: number) => Math.round(rows / (ms / 1000));
+  console.log(JSON.stringify(
+    {
+      rows,
+      engine_limit: {
+        ms: Math.round(baseMs),
+        rows_per_s: rate(baseMs),
+        bytes: (await stat(`${dir}/baseline.parquet`)).size,
+        peak_extra_mb: Math.round(baseMb),
+      },
+      export: {
+        ms: Math.round(exportMs),
+        rows_per_s: rate(exportMs),
+        bytes: size,
+        peak_extra_mb: Math.round(exportMb),
+        stages_ms: stages,
+      },
+      ratio_to_engine_limit: Math.round((baseMs / exportMs) * 100) / 100,
+    },
+    null,
+    2,
+  ));
+} finally {
+  connection.closeSync();
+  instance.closeSync();
+  await rm(dir, { recursive: true, force: true });
+}

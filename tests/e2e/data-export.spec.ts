@@ -1,0 +1,81 @@
+/**
+ * Data export end to end through the real login: a user picks a station's feeders by search,
+ * sees the estimated size, starts an export, watches it in the list until it is finished, gets
+ * the DATA_EXPORT notification live in the bell, and downloads the GDE_ file (a zip with the
+ * data and its README), which then reads as downloaded.
+ */
+import { expect, type Page, test } from "@playwright/test";
+import { readFileSync } from "node:fs";
+import { ACCOUNTS, login, shot } from "./helpers.ts";
+
+/** Turns on the user's DATA_EXPORT notifications in the bell (as the settings section saves them). */
+async function enableExportNotifications(page: Page): Promise<void> {
+  const status = await page.evaluate(async () => {
+    const key = Object.keys(sessionStorage).find((k) => k.startsWith("oidc.user:"));
+    const user = JSON.parse(sessionStorage.getItem(key ?? "") ?? "{}") as {
+      access_token?: string;
+      profile?: { sub?: string };
+    };
+    const id = (user.profile?.sub ?? "").split("|").pop();
+    const response = await fetch(`/usm/users/current/${id}`, {
+      method: "PATCH",
+      headers: { Authorization: `Bearer ${user.access_token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({
+        notification: { apps: { "hes:data-export": { web: true, email: false } }, email: false },
+      }),
+    });
+    return response.status;
+  });
+  expect(status).toBe(200);
+}
+
+test("an analyst exports a station's feeders, is notified and downloads the file", async ({ page }) => {
+  test.setTimeout(180_000);
+  await login(page, ACCOUNTS.user, "/data-export");
+  await enableExportNotifications(page);
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Data Export", level: 1 })).toBeVisible();
+  const form = page.getByRole("form", { name: "New export" });
+  const bell = page.getByRole("button", { name: /^Notifications/ });
+
+  // The rules are mirrored: no name, no feeder -> the form says so before any call.
+  await form.getByRole("button", { name: "Start export" }).click();
+  await expect(form.getByText("Is required")).toBeVisible();
+  await form.getByLabel("File name").fill("e2e/loads");
+  await expect(form.getByText('The characters : < > " / \\ | ? * ! are not allowed.'))
+    .toBeVisible();
+  await form.getByLabel("File name").fill("e2e loads");
+
+  await form.getByLabel("Search station group, LV group, node or feeder").fill("Seeblick");
+  const feeders = form.getByRole("group", { name: "Feeders" });
+  await feeders.getByRole("checkbox", { name: /^TS Seeblick/ }).first().check();
+  await expect(form.getByText(/feeders? selected/)).not.toHaveText("0 feeders selected");
+  await expect(page.getByTestId("export-estimate")).toContainText("Estimated size:");
+  await shot(page, "data-export-form");
+
+  await form.getByRole("button", { name: "Start export" }).click();
+  await expect(form.getByText("The export has started.")).toBeVisible();
+  const row = page.getByRole("row").filter({ hasText: "GDE_e2e_loads_" });
+  await expect(row).toBeVisible();
+  // Queued, in progress (with its bar), then finished: the list follows it every 2 s.
+  await expect(row.getByTestId("export-status")).toHaveText(
+    /Queued|In progress|Finished/,
+  );
+  await expect(row.getByTestId("export-status")).toHaveText("Finished", { timeout: 90_000 });
+  await expect(row).toContainText(/kB|MB|B/);
+
+  await expect(bell).toHaveAccessibleName(/Notifications, \d+ unread/);
+  await bell.click();
+  await expect(page.getByRole("dialog").getByText(/ready for download/)).toBeVisible();
+  await page.keyboard.press("Escape");
+
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    row.getByRole("button", { name: "Download" }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^GDE_e2e_loads_\d{8}-\d{8}\.zip$/);
+  const bytes = readFileSync(await download.path());
+  expect(bytes.subarray(0, 2).toString()).toBe("PK");
+  await expect(row.getByTestId("export-status")).toHaveText("Downloaded", { timeout: 35_000 });
+  await shot(page, "data-export-list");
+});

@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import type { ExportFeederDto } from "../../../../modules/export/contract.ts";
+import {
+  createBody,
+  duckdbQuery,
+  feedersBelow,
+  formIssues,
+  initialForm,
+  pickerTree,
+  sizeParts,
+  toggleFeeders,
+} from "./export-form.ts";
+
+Deno.test("formIssues() mirrors the server's rules: name, period, feeders, parameters", () => {
+  const form = initialForm(Date.parse("2026-03-10T12:00:00Z"));
+  assert.deepEqual(Object.keys(formIssues(form)).sort(), ["feeders", "name"]);
+  const ok = { ...form, name: "loads", feeders: ["f1"] };
+  assert.deepEqual(formIssues(ok), {});
+  assert.equal(formIssues({ ...ok, name: "a/b" }).name?.key, "validation.forbiddenChars");
+  assert.equal(
+    formIssues({ ...ok, from: "2024-01-01T00:00", to: "2025-06-01T00:00" }).period?.key,
+    "validation.exportPeriodMax",
+  );
+  assert.equal(formIssues({ ...ok, parameters: [] }).parameters?.key, "validation.minItems");
+  assert.equal(
+    formIssues({ ...ok, format: "duckdb", structure: "feeder" }).structure?.key,
+    "export.structureNotForDuckdb",
+  );
+});
+
+Deno.test("createBody() sends ISO instants and the trimmed name", () => {
+  const form = { ...initialForm(), name: " loads ", feeders: ["f1"] };
+  const body = createBody(form);
+  assert.equal(body.file_name, "loads");
+  assert.match(body.period.from, /Z$/);
+});
+
+const feeder = (id: string, node: string, lv: string, name = id): ExportFeederDto => ({
+  feeder_id: id,
+  feeder_name: name,
+  feeder_type: "LV_LINE",
+  node_id: node,
+  node_name: `Node ${node}`,
+  station_name: `TS ${node}`,
+  lv_group_id: lv,
+  lv_group_name: `LV ${lv}`,
+  station_group_id: "g",
+  station_group_name: "Group",
+});
+
+Deno.test("pickerTree() groups feeders and searches every name level", () => {
+  const feeders = [feeder("a", "1", "x"), feeder("b", "1", "x"), feeder("c", "2", "y", "Main")];
+  const tree = pickerTree(feeders);
+  assert.equal(tree.length, 1);
+  assert.deepEqual(feedersBelow(tree[0]!), ["a", "b", "c"]);
+  assert.deepEqual(feedersBelow(pickerTree(feeders, "main")[0]!), ["c"]);
+  assert.deepEqual(feedersBelow(pickerTree(feeders, "lv x")[0]!), ["a", "b"]);
+});
+
+Deno.test("toggleFeeders() selects a whole group, or clears it when all were selected", () => {
+  assert.deepEqual(toggleFeeders(["a"], ["a", "b"]), ["a", "b"]);
+  assert.deepEqual(toggleFeeders(["a", "b", "c"], ["a", "b"]), ["c"]);
+});
+
+Deno.test("sizeParts() uses decimal units", () => {
+  assert.deepEqual(sizeParts(1e9), { value: 1, unit: "GB" });
+  assert.deepEqual(sizeParts(2_500_000), { value: 2.5, unit: "MB" });
+});
+
+Deno.test("duckdbQuery() reads the export's files as unzipped into a folder of its name", () => {
+  const parquet = duckdbQuery({
+    file_name: "GDE_a_20260101-20260131.zip",
+    format: "parquet",
+    directory_structure: "month",
+  });
+  assert.match(parquet, /read_parquet\('GDE_a_20260101-20260131\/\*\/\*\*\/\*\.parquet'\)/);
+  const duck = duckdbQuery({
+    file_name: "GDE_a.zip",
+    format: "duckdb",
+    directory_structure: "flat",
+  });
+  assert.match(duck, /^ATTACH 'GDE_a\/GDE_a\.duckdb' AS GDE_a;/);
+  assert.match(duck, /FROM GDE_a\.measurements/);
+});
