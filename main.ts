@@ -3,6 +3,7 @@
  * `startPlatform` is also what integration and end-to-end tests start.
  */
 import { type MeasurementStore, startStreamingCore } from "./core/mod.ts";
+import { apiClientsModule } from "./modules/api_clients/mod.ts";
 import { customersModule } from "./modules/customers/mod.ts";
 import { seedDemo, startDemoSimulation, startFieldCellPolling } from "./modules/demo/mod.ts";
 import { type CellOnboardingService, type CellsService, gridModule } from "./modules/grid/mod.ts";
@@ -164,9 +165,23 @@ export async function startPlatform(
     logger: logger.child({ module: "ingestion" }),
     mqtt: config.mqtt,
   });
+  const apiClients = apiClientsModule({
+    db,
+    logger: logger.child({ module: "api-clients" }),
+    publicUrl: config.publicUrl,
+    tokens: identity.clientTokens,
+    tenants: customers.service.tenants,
+    limits: {
+      clients: config.apiClients.maxClients,
+      tokensPerMonth: config.apiClients.tokensPerMonth,
+    },
+    ratePerMinute: config.apiClients.ratePerMinute,
+  });
   // Closed in the reverse order: the core (DuckDB) after every module that reads it.
   const modules: PlatformModule[] = [
     core,
+    // Before identity: its /oidc/token middleware answers client credentials ahead of the proxy.
+    apiClients,
     identity,
     customers,
     users,

