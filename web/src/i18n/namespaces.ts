@@ -13,4 +13,5 @@ export const NAMESPACES = [
   "statistics",
   "grid-monitoring",
   "io-monitoring",
+  "api-clients",
 ] as const;
