@@ -171,6 +171,8 @@ export async function startPlatform(
     publicUrl: config.publicUrl,
     tokens: identity.clientTokens,
     tenants: customers.service.tenants,
+    cells: grid.cells,
+    version: pkg.version,
     limits: {
       clients: config.apiClients.maxClients,
       tokensPerMonth: config.apiClients.tokensPerMonth,

@@ -118,3 +118,5 @@ export function monthOf(at: Date): string {
 export function confirmsName(typed: string, clientName: string): boolean {
   return typed.trim() === clientName;
 }
+
+export * from "./external/contract.ts";

@@ -6,8 +6,11 @@
  */
 import { Hono } from "hono";
 import type { AppEnv, Db, Logger, PlatformModule, TenantDirectory } from "../../kernel/mod.ts";
+import type { CellsService } from "../grid/mod.ts";
 import type { ClientTokenKeys } from "../identity/mod.ts";
 import { DEFAULT_LIMITS } from "./contract.ts";
+import { externalOpenApi } from "./external/openapi.ts";
+import { externalApp, externalV1Routes } from "./external/routes.ts";
 import { acmRoutes } from "./routes.ts";
 import { ApiClientsService, type ApiLimits } from "./service.ts";
 import { clientCredentialsGrant } from "./token_endpoint.ts";
@@ -15,16 +18,21 @@ import { clientCredentialsGrant } from "./token_endpoint.ts";
 export type { ApiClientDto, ApiClientListDto, Permission, Scope } from "./contract.ts";
 export { ApiClientsService, type ApiLimits } from "./service.ts";
 export { CLIENT_TOKEN_TTL } from "./token_endpoint.ts";
+export { RateLimiter } from "./external/auth.ts";
 
 /** What the API clients module needs from the composition root. */
 export interface ApiClientsDeps {
   db: Db;
   logger: Logger;
   publicUrl: string;
+  /** The product's version (the OpenAPI document's `info.version`). */
+  version: string;
   /** Signs and checks client tokens (identity). */
   tokens: ClientTokenKeys;
   /** Where the external API finds a client's customer. */
   tenants: TenantDirectory;
+  /** The grid's cells (gsm placement, fm). */
+  cells: CellsService;
   /** API_MAX_CLIENTS and API_TOKENS_PER_MONTH (spec 9). */
   limits?: ApiLimits;
   /** Calls per client and minute on /external (API_RATE_LIMIT_PER_MINUTE). */
@@ -34,6 +42,8 @@ export interface ApiClientsDeps {
 /** The module assembled; `service` is what tests drive. */
 export interface ApiClientsModule extends PlatformModule {
   service: ApiClientsService;
+  /** The external_v1 OpenAPI document (served at /external/v1/openapi.json). */
+  openApi(): unknown;
 }
 
 /**
@@ -42,13 +52,33 @@ export interface ApiClientsModule extends PlatformModule {
  */
 export function apiClientsModule(deps: ApiClientsDeps): ApiClientsModule {
   const limits = deps.limits ?? { ...DEFAULT_LIMITS };
-  const service = new ApiClientsService(deps.db, limits, `${deps.publicUrl}/oidc/token`);
+  const tokenUrl = `${deps.publicUrl}/oidc/token`;
+  const service = new ApiClientsService(deps.db, limits, tokenUrl);
   const token = new Hono<AppEnv>().use("/oidc/token", clientCredentialsGrant(service, deps.tokens));
+  const v1 = externalV1Routes({
+    db: deps.db,
+    cells: deps.cells,
+    keys: deps.tokens,
+    service,
+    tenants: deps.tenants,
+    ratePerMinute: deps.ratePerMinute ?? 600,
+  });
+  let document: unknown;
+  const openApi = () =>
+    document ??= externalOpenApi(v1, {
+      tokenUrl,
+      serverUrl: `${deps.publicUrl}/external/v1`,
+      version: deps.version,
+    });
   return {
     name: "api_clients",
     service,
+    openApi,
     api: [{ prefix: "/acm", routes: acmRoutes(service) }],
-    public: [{ prefix: "/", routes: token }],
+    public: [
+      { prefix: "/", routes: token },
+      { prefix: "/external", routes: externalApp(v1, openApi) },
+    ],
     bodyLimits: [{ path: /^\/oidc\/token$/, bytes: 16 * 1024 }],
   };
 }

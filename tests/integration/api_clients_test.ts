@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
+import { exportSPKI, generateKeyPair, importJWK, type JWK, SignJWT } from "jose";
 import { DEMO_USERS } from "../../modules/demo/mod.ts";
 import type { ApiClientListDto } from "../../modules/api_clients/mod.ts";
 import {
@@ -50,7 +51,14 @@ async function clientToken(platform: TestPlatform, s: Secret, scope?: string): P
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-export { clientToken, tokenRequest };
+/** The install's private signing key (tests forge tokens the server must refuse). */
+async function installKey(platform: TestPlatform): Promise<JWK> {
+  const result = await platform.services.db.execute(
+    sql`SELECT value FROM identity.secrets WHERE name = 'signing_keys'`,
+  );
+  const rows = (result as unknown as { rows: { value: JWK[] }[] }).rows;
+  return rows[0]!.value[0]!;
+}
 
 for (const kind of databaseKinds()) {
   Deno.test({
@@ -220,6 +228,148 @@ for (const kind of databaseKinds()) {
           assert.equal(old.status, 401);
           await clientToken(platform, fresh);
           secrets = secrets.map((x) => (x.id === fresh.id ? fresh : x));
+        });
+
+        await t.step("a client token reads the grid and the fleet on /external/v1", async () => {
+          const s = await writer();
+          const token = await clientToken(platform, s);
+          const groups = await platform.request("/external/v1/gsm/station-groups", { token });
+          assert.equal(groups.status, 200);
+          const structure = await groups.json() as { mv_feeder_groups: unknown[] }[];
+          assert.ok(structure.length > 0);
+          assert.ok(groups.headers.get("x-ratelimit-limit"));
+          assert.ok(Number(groups.headers.get("x-ratelimit-remaining")) >= 0);
+          const nodes = await (await platform.request("/external/v1/gsm/nodes?page_size=5", {
+            token,
+          })).json();
+          assert.equal(nodes.items.length, 5);
+          assert.ok(nodes.total >= 20);
+          const fleet = await (await platform.request("/external/v1/fm/cells", { token })).json();
+          assert.ok(fleet.items.length > 0);
+          assert.ok("firmware" in fleet.items[0] && "last_contact" in fleet.items[0]);
+          const missing = await platform.request("/external/v1/fm/cells/nope", { token });
+          assert.equal(missing.status, 404);
+          assert.equal(missing.headers.get("content-type"), "application/problem+json");
+          const problem = await missing.json();
+          assert.equal(problem.status, 404);
+          assert.equal(problem.key, "common.notFound");
+          // A token without the grid scope: 403 with the scope named.
+          const dataOnly = await clientToken(platform, s, "api:read:data");
+          const refused = await platform.request("/external/v1/gsm/nodes", { token: dataOnly });
+          assert.equal(refused.status, 403);
+          assert.equal((await refused.json()).key, "apiClients.insufficientScope");
+          assert.match(refused.headers.get("www-authenticate") ?? "", /insufficient_scope/);
+          // The user API refuses client tokens, /external refuses users' tokens.
+          assert.equal(
+            (await platform.request("/gsm/grid-structure/hv-mv-station-groups", {
+              token,
+            })).status,
+            401,
+          );
+          assert.equal(
+            (await platform.request("/external/v1/gsm/nodes", { token: admin })).status,
+            401,
+          );
+          const audit = await (await platform.request("/acm/audit", { token: admin })).json();
+          assert.ok(audit.entries.length >= 5);
+          assert.ok(
+            audit.entries.some((e: { status: number; route: string }) =>
+              e.status === 403 && e.route === "/external/v1/gsm/nodes"
+            ),
+          );
+          const list = await (await platform.request("/acm/clients", { token: admin }))
+            .json() as ApiClientListDto;
+          assert.ok(list.clients.find((c) => c.id === s.id)!.last_used_at);
+        });
+
+        await t.step("forged tokens are refused", async () => {
+          const s = await writer();
+          const good = await clientToken(platform, s);
+          const claims = decodeClaims(good);
+          const jwk = await installKey(platform);
+          const key = await importJWK(jwk, "RS256");
+          const now = Math.floor(Date.now() / 1000);
+          const sign = (
+            extra: Record<string, unknown>,
+            header: Record<string, unknown> = {},
+            signingKey: CryptoKey | Uint8Array = key as unknown as CryptoKey,
+            alg = "RS256",
+          ) =>
+            new SignJWT({ ...claims, ...extra })
+              .setProtectedHeader({ alg, typ: "at+jwt", kid: jwk.kid!, ...header })
+              .sign(signingKey);
+          const b64 = (v: unknown) =>
+            btoa(JSON.stringify(v)).replaceAll("=", "").replaceAll("+", "-").replaceAll("/", "_");
+          const { publicKey } = {
+            publicKey: await importJWK(
+              {
+                ...jwk,
+                d: undefined,
+                p: undefined,
+                q: undefined,
+                dp: undefined,
+                dq: undefined,
+                qi: undefined,
+              } as JWK,
+              "RS256",
+            ),
+          };
+          const pem = await exportSPKI(publicKey as unknown as CryptoKey);
+          const stranger = await generateKeyPair("RS256", { extractable: true });
+          const forged: Record<string, string> = {
+            "alg none": `${b64({ alg: "none", typ: "at+jwt" })}.${b64(claims)}.`,
+            "HS/RS confusion": await sign({}, {}, new TextEncoder().encode(pem), "HS256"),
+            "unknown kid": await sign({}, { kid: "unknown" }, stranger.privateKey),
+            "expired by 1 s": await sign({ iat: now - 3601, exp: now - 1 }),
+            "future nbf": await sign({ nbf: now + 60 }),
+            "wrong audience": await sign({ aud: "urn:gridwatch:api" }),
+            "wrong issuer": await sign({ iss: "https://evil.example/oidc" }),
+            "flipped signature": `${good.slice(0, -4)}${
+              good.slice(-4) === "AAAA" ? "BBBB" : "AAAA"
+            }`,
+            "oversize": await sign({ pad: "x".repeat(9000) }),
+            "old secret version": await sign({ ver: 0 }),
+            "not a client token type": await sign({}, { typ: "JWT" }),
+          };
+          for (const [name, token] of Object.entries(forged)) {
+            const res = await platform.request("/external/v1/gsm/nodes", { token });
+            assert.equal(res.status, 401, name);
+            assert.equal(res.headers.get("content-type"), "application/problem+json", name);
+          }
+          assert.equal(
+            (await platform.request("/external/v1/gsm/nodes", { token: good })).status,
+            200,
+          );
+        });
+
+        await t.step("a rotated or deleted client's token is refused at once", async () => {
+          const list = await (await platform.request("/acm/clients", { token: admin }))
+            .json() as ApiClientListDto;
+          const c = list.clients.find((x) => x.permission === "read")!;
+          const s = secrets.find((x) => x.id === c.id)!;
+          const token = await clientToken(platform, s);
+          assert.equal((await platform.request("/external/v1/fm/cells", { token })).status, 200);
+          const rotated = await (await platform.request(`/acm/clients/${c.id}/secret`, {
+            method: "POST",
+            token: admin,
+          })).json() as Secret;
+          assert.equal((await platform.request("/external/v1/fm/cells", { token })).status, 401);
+          const fresh = await clientToken(platform, rotated);
+          assert.equal(
+            (await platform.request("/external/v1/fm/cells", { token: fresh })).status,
+            200,
+          );
+          const deleted = await platform.request(`/acm/clients/${c.id}`, {
+            method: "DELETE",
+            token: admin,
+            ...json({ name: c.name }),
+          });
+          assert.equal(deleted.status, 204);
+          assert.equal(
+            (await platform.request("/external/v1/fm/cells", { token: fresh })).status,
+            401,
+          );
+          secrets = secrets.filter((x) => x.id !== c.id);
         });
 
         await t.step("delete needs the client's name typed again", async () => {
