@@ -5,6 +5,8 @@
  * zod.
  */
 import { z } from "zod";
+import { nodeDto, stationGroupDto } from "../grid/contract.ts";
+import { pageOf } from "./external/contract.ts";
 
 /** Spec 6: Read (data and objects) or Write (write and read). */
 export const PERMISSIONS = ["read", "write"] as const;
@@ -120,3 +122,9 @@ export function confirmsName(typed: string, clientName: string): boolean {
 }
 
 export * from "./external/contract.ts";
+
+/** `GET /external/v1/gsm/station-groups`: the whole structure, station groups down to feeders. */
+export const externalStructureDto = z.array(stationGroupDto).meta({ id: "ExternalStructure" });
+
+/** `GET /external/v1/gsm/nodes`. */
+export const externalNodePageDto = pageOf(nodeDto, "ExternalNodePage");

@@ -4,7 +4,6 @@
  * imports only zod and the grid's contract.
  */
 import { z } from "zod";
-import { nodeDto, stationGroupDto } from "../../grid/contract.ts";
 
 /** The external API's version, path segment and document version. */
 export const EXTERNAL_VERSION = "external_v1";
@@ -25,7 +24,7 @@ export const pageQuery = z.strictObject({
 export type PageQuery = z.output<typeof pageQuery>;
 
 /** One page of a list. */
-function pageOf<T extends z.ZodType>(item: T, id: string) {
+export function pageOf<T extends z.ZodType>(item: T, id: string) {
   return z.object({
     items: z.array(item),
     page: z.number().int(),
@@ -45,12 +44,6 @@ export const problemDetails = z.object({
   params: z.record(z.string(), z.unknown()),
 }).meta({ id: "ProblemDetails" });
 export type ProblemDetails = z.output<typeof problemDetails>;
-
-/** `GET /external/v1/gsm/station-groups`: the whole structure, station groups down to feeders. */
-export const externalStructureDto = z.array(stationGroupDto).meta({ id: "ExternalStructure" });
-
-/** `GET /external/v1/gsm/nodes`. */
-export const externalNodePageDto = pageOf(nodeDto, "ExternalNodePage");
 
 /** Where a cell is placed (gsm). */
 export const cellPlacementDto = z.object({

@@ -20,14 +20,13 @@ import {
 import {
   cellIdParam,
   cellPlacementPageDto,
-  externalNodePageDto,
-  externalStructureDto,
   type FleetCellDto,
   fleetCellDto,
   fleetCellPageDto,
   pageQuery,
   paginate,
 } from "./contract.ts";
+import { externalNodePageDto, externalStructureDto } from "../contract.ts";
 
 /** What the external routes read. */
 export interface ExternalDeps {
