@@ -85,6 +85,13 @@ const visualStatistics = (ok: number) => (c: Caller) =>
   !signedIn(c) ? 401 : c === "operator" ? 403 : ok;
 const VSM_PERIOD = "from=2026-11-21T00:00:00Z&to=2026-11-22T00:00:00Z";
 
+/**
+ * API clients (docs/external-api.md): admins of hes:api-clients (admin, super-admin, the other
+ * utility's admin) manage their own customer's clients; ids name no client.
+ */
+const apiClientsAdmin = (c: Caller) => c === "admin" || c === "super-admin" || c === "other-admin";
+const acm = (ok: number) => (c: Caller) => (!signedIn(c) ? 401 : apiClientsAdmin(c) ? ok : 403);
+
 /** Expected status per route ("METHOD /path" as Hono lists it). */
 const EXPECTED: Record<string, Rule> = {
   "GET /csm/customers": (c) => (signedIn(c) ? 200 : 401),
@@ -221,6 +228,19 @@ const EXPECTED: Record<string, Rule> = {
   "GET /vsm/series": visualStatistics(404),
   "GET /vsm/histogram": visualStatistics(404),
   "GET /vsm/compare": visualStatistics(404),
+  // API clients (/acm); the body of a creation is refused by validation once access passed.
+  "GET /acm/clients": acm(200),
+  "POST /acm/clients": acm(400),
+  "POST /acm/clients/:id/secret": acm(404),
+  "DELETE /acm/clients/:id": acm(404),
+  "GET /acm/audit": acm(200),
+  // external_v1 takes API client tokens only: every user's token is refused.
+  "GET /external/v1/openapi.json": () => 200,
+  "GET /external/v1/gsm/station-groups": () => 401,
+  "GET /external/v1/gsm/nodes": () => 401,
+  "GET /external/v1/gsm/cells": () => 401,
+  "GET /external/v1/fm/cells": () => 401,
+  "GET /external/v1/fm/cells/:id": () => 401,
   // The cell configuration takes cell credentials only.
   "GET /ingest/v1/configuration": () => 401,
   "POST /ingest/v1/configuration/ack": () => 401,
@@ -242,6 +262,8 @@ const QUERIES: Record<string, string> = {
 
 /** A valid body for routes that need one, so the matrix tests access, not validation. */
 const BODIES: Record<string, unknown> = {
+  "POST /acm/clients": { name: "x", permission: "read" },
+  "DELETE /acm/clients/:id": { name: "Matrix client" },
   "PUT /gsm/cells/:id/message": { message: "Matrix" },
   "POST /gsm/cells/:id/link": { node_id: NO_NODE },
   "POST /gsm/cells": { serial_number: "x" },
