@@ -132,7 +132,11 @@ export function externalV1Routes(deps: ExternalDeps): Hono<ExternalEnv> {
 /** `/external` with the problem-details error handler around the versioned routes. */
 export function externalApp(v1: Hono<ExternalEnv>, document: () => unknown): Hono<AppEnv> {
   const app = new Hono<ExternalEnv>()
-    .get("/v1/openapi.json", (c) => c.json(document()))
+    .get(
+      "/v1/openapi.json",
+      doc({ summary: "The OpenAPI 3.1 document of external_v1 (no token needed)" }),
+      (c) => c.json(document()),
+    )
     .route("/v1", v1)
     .all("*", () => {
       throw new AppError("common.notFound");
