@@ -172,6 +172,8 @@ export async function startPlatform(
     tokens: identity.clientTokens,
     tenants: customers.service.tenants,
     cells: grid.cells,
+    store,
+    analytics,
     version: pkg.version,
     limits: {
       clients: config.apiClients.maxClients,

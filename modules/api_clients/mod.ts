@@ -4,11 +4,14 @@
  * client credentials grant at `/oidc/token` with its monthly quota, and `/external/v1` with its
  * own authentication (client tokens only), scopes, rate limits, audit log and OpenAPI document.
  */
+import type { DuckDBConnection } from "@duckdb/node-api";
 import { Hono } from "hono";
+import type { MeasurementStore } from "../../core/mod.ts";
 import type { AppEnv, Db, Logger, PlatformModule, TenantDirectory } from "../../kernel/mod.ts";
 import type { CellsService } from "../grid/mod.ts";
 import type { ClientTokenKeys } from "../identity/mod.ts";
 import { DEFAULT_LIMITS } from "./contract.ts";
+import { DmReader } from "./external/dm.ts";
 import { externalOpenApi } from "./external/openapi.ts";
 import { externalApp, externalV1Routes } from "./external/routes.ts";
 import { acmRoutes } from "./routes.ts";
@@ -31,8 +34,12 @@ export interface ApiClientsDeps {
   tokens: ClientTokenKeys;
   /** Where the external API finds a client's customer. */
   tenants: TenantDirectory;
-  /** The grid's cells (gsm placement, fm). */
+  /** The grid's cells (gsm placement, fm, the cell measuring a feeder). */
   cells: CellsService;
+  /** The streaming core's series and newest values (dm). */
+  store: Pick<MeasurementStore, "seriesId" | "latest">;
+  /** The DuckDB connection for queries (dm). */
+  analytics: Pick<DuckDBConnection, "runAndReadAll">;
   /** API_MAX_CLIENTS and API_TOKENS_PER_MONTH (spec 9). */
   limits?: ApiLimits;
   /** Calls per client and minute on /external (API_RATE_LIMIT_PER_MINUTE). */
@@ -57,6 +64,7 @@ export function apiClientsModule(deps: ApiClientsDeps): ApiClientsModule {
   const token = new Hono<AppEnv>().use("/oidc/token", clientCredentialsGrant(service, deps.tokens));
   const v1 = externalV1Routes({
     db: deps.db,
+    dm: new DmReader(deps),
     cells: deps.cells,
     keys: deps.tokens,
     service,

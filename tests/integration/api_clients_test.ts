@@ -282,6 +282,76 @@ for (const kind of databaseKinds()) {
           assert.ok(list.clients.find((c) => c.id === s.id)!.last_used_at);
         });
 
+        await t.step("dm: a feeder's 20-s values, aggregates, CSV and latest values", async () => {
+          const token = await clientToken(platform, await writer());
+          const feeders = await (await platform.request("/external/v1/dm/feeders?page_size=500", {
+            token,
+          })).json() as { items: { id: string; slot: number; cell_id: string | null }[] };
+          const feeder = feeders.items.find((f) => f.cell_id)!;
+          const credential = await platform.services.cells.rotateCredential(feeder.cell_id!);
+          const start = Math.floor(Date.now() / 600_000) * 600_000 - 1_200_000;
+          const measurements = [0, 1, 2].flatMap((k) =>
+            (["L1", "L2"] as const).map((phase) => ({
+              ts: new Date(start + k * 20_000).toISOString(),
+              feeder: feeder.slot,
+              phase,
+              u: 230 + k,
+              i: 40,
+            }))
+          );
+          const ingest = await platform.request("/ingest/v1/batches", {
+            method: "POST",
+            headers: { "content-type": "application/json", authorization: `Bearer ${credential}` },
+            body: JSON.stringify({ batch_id: "dm-test", measurements }),
+          });
+          assert.equal(ingest.status, 200, await ingest.clone().text());
+          const period = `from=${new Date(start).toISOString()}&to=${
+            new Date(start + 600_000).toISOString()
+          }`;
+          const base = `/external/v1/dm/feeders/${feeder.id}`;
+          const values = await platform.request(
+            `${base}/values?${period}&resolution=20s&page_size=4`,
+            { token },
+          );
+          assert.equal(values.status, 200);
+          const page = await values.json();
+          assert.equal(page.total, 6);
+          assert.equal(page.items.length, 4);
+          assert.deepEqual(
+            page.items.map((r: { phase: string; u: number }) => [r.phase, r.u]),
+            [["L1", 230], ["L2", 230], ["L1", 231], ["L2", 231]],
+          );
+          const csv = await platform.request(
+            `${base}/values?${period}&resolution=20s&phase=L2&format=csv`,
+            { token },
+          );
+          assert.equal(csv.headers.get("content-type"), "text/csv; charset=utf-8");
+          const lines = (await csv.text()).trim().split("\n");
+          assert.equal(lines[0], "ts,phase,u,i,p,q,pf,thd_u,thd_i,f");
+          assert.equal(lines.length, 4);
+          await platform.services.aggregator.flush();
+          const agg = await (await platform.request(
+            `${base}/values?${period}&resolution=10min&phase=L1`,
+            { token },
+          )).json();
+          assert.equal(agg.total, 1);
+          assert.equal(agg.items[0].n, 3);
+          assert.equal(agg.items[0].u_min, 230);
+          assert.equal(agg.items[0].u_max, 232);
+          const latest = await (await platform.request(`${base}/latest`, { token })).json();
+          assert.equal(latest.phases[0].phase, "L1");
+          assert.ok(latest.phases[0].u >= 230);
+          const wrong = await platform.request(
+            `${base}/values?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z`,
+            { token },
+          );
+          assert.equal(wrong.status, 400);
+          assert.equal((await wrong.json()).code, 401);
+          const gridOnly = await clientToken(platform, await writer(), "api:read:grid-elements");
+          const refused = await platform.request(`${base}/latest`, { token: gridOnly });
+          assert.equal(refused.status, 403);
+        });
+
         await t.step(
           "contract: every route of the OpenAPI document answers as documented",
           async () => {
@@ -309,11 +379,18 @@ for (const kind of databaseKinds()) {
             const token = await clientToken(platform, await writer());
             const cell = (await (await platform.request("/external/v1/fm/cells", { token })).json())
               .items[0].id as string;
+            const feederId = (await (await platform.request("/external/v1/dm/feeders", { token }))
+              .json()).items[0].id as string;
             let called = 0;
             for (const [path, operations] of Object.entries(doc.paths)) {
               for (const [method, op] of Object.entries(operations)) {
                 if (method !== "get") continue;
-                const url = path.replace("/{id}", `/${cell}`);
+                const url = path.replace("/{id}", `/${path.includes("/dm/") ? feederId : cell}`) +
+                  (path.endsWith("/values")
+                    ? `?from=${new Date(Date.now() - 3_600_000).toISOString()}&to=${
+                      new Date().toISOString()
+                    }`
+                    : "");
                 const answer = await platform.request(url, { token });
                 const [status, success] = Object.entries(op.responses).find(([s]) =>
                   s !== "default"

@@ -241,6 +241,9 @@ const EXPECTED: Record<string, Rule> = {
   "GET /external/v1/gsm/cells": () => 401,
   "GET /external/v1/fm/cells": () => 401,
   "GET /external/v1/fm/cells/:id": () => 401,
+  "GET /external/v1/dm/feeders": () => 401,
+  "GET /external/v1/dm/feeders/:id/values": () => 401,
+  "GET /external/v1/dm/feeders/:id/latest": () => 401,
   // The cell configuration takes cell credentials only.
   "GET /ingest/v1/configuration": () => 401,
   "POST /ingest/v1/configuration/ack": () => 401,

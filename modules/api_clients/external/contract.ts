@@ -87,3 +87,86 @@ export function paginate<T>(items: readonly T[], query: PageQuery) {
     total: items.length,
   };
 }
+
+/** The levels of dm: 20-s values, 10-minute, hourly and daily aggregates. */
+export const DM_RESOLUTIONS = ["20s", "10min", "1h", "1d"] as const;
+export type DmResolution = (typeof DM_RESOLUTIONS)[number];
+/** The phases of a feeder (N: current only). */
+export const DM_PHASES = ["L1", "L2", "L3", "N"] as const;
+/** Rows per page of a dm answer: 1 to 10,000 (1,000 by default). */
+export const DM_PAGE_SIZE = Object.freeze({ default: 1000, max: 10_000 });
+
+/** `GET /external/v1/dm/feeders/{id}/values`. */
+export const dmValuesQuery = z.strictObject({
+  /** ISO instants; the period rules of the data codes (401-403) apply. */
+  from: z.string().max(64),
+  to: z.string().max(64),
+  resolution: z.enum(DM_RESOLUTIONS).default("10min"),
+  phase: z.enum(DM_PHASES).optional(),
+  format: z.enum(["json", "csv"]).default("json"),
+  page: digits(1_000_000).optional(),
+  page_size: digits(DM_PAGE_SIZE.max).optional(),
+});
+export type DmValuesQuery = z.output<typeof dmValuesQuery>;
+
+/** `{id}` of a feeder. */
+export const feederIdParam = z.strictObject({ id: z.string().min(1).max(64) });
+
+/**
+ * One row of values: a 20-s measurement, or an aggregate (u and i are RMS values with their
+ * minimum and maximum, p, q, pf and f means; `n` the 20-s values behind it).
+ */
+export const dmRowDto = z.object({
+  ts: z.string(),
+  phase: z.enum(DM_PHASES),
+  u: z.number().nullable(),
+  i: z.number().nullable(),
+  p: z.number().nullable(),
+  q: z.number().nullable(),
+  pf: z.number().nullable(),
+  thd_u: z.number().nullable(),
+  thd_i: z.number().nullable(),
+  f: z.number().nullable(),
+  u_min: z.number().nullable().optional(),
+  u_max: z.number().nullable().optional(),
+  i_min: z.number().nullable().optional(),
+  i_max: z.number().nullable().optional(),
+  n: z.number().int().optional(),
+}).meta({ id: "DmRow" });
+export type DmRowDto = z.output<typeof dmRowDto>;
+
+/** A page of a feeder's values for a period. */
+export const dmValuesPageDto = z.object({
+  feeder_id: z.string(),
+  resolution: z.enum(DM_RESOLUTIONS),
+  from: z.string(),
+  to: z.string(),
+  items: z.array(dmRowDto),
+  page: z.number().int(),
+  page_size: z.number().int(),
+  total: z.number().int(),
+}).meta({ id: "DmValuesPage" });
+export type DmValuesPageDto = z.output<typeof dmValuesPageDto>;
+
+/** A measured feeder: where its values come from. */
+export const dmFeederDto = z.object({
+  id: z.string(),
+  name: z.string(),
+  node_id: z.string(),
+  node_name: z.string(),
+  slot: z.number().int(),
+  cell_id: z.string().nullable(),
+}).meta({ id: "DmFeeder" });
+export const dmFeederPageDto = pageOf(dmFeederDto, "DmFeederPage");
+
+/** The newest 20-s values of a feeder per phase (voltage and current). */
+export const dmLatestDto = z.object({
+  feeder_id: z.string(),
+  phases: z.array(z.object({
+    phase: z.enum(DM_PHASES),
+    ts: z.string().nullable(),
+    u: z.number().nullable(),
+    i: z.number().nullable(),
+  })),
+}).meta({ id: "DmLatest" });
+export type DmLatestDto = z.output<typeof dmLatestDto>;

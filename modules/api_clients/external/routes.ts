@@ -17,9 +17,15 @@ import {
   RateLimiter,
   requireScope,
 } from "./auth.ts";
+import { type DmReader, valuesCsv } from "./dm.ts";
 import {
   cellIdParam,
   cellPlacementPageDto,
+  dmFeederPageDto,
+  dmLatestDto,
+  dmValuesPageDto,
+  dmValuesQuery,
+  feederIdParam,
   type FleetCellDto,
   fleetCellDto,
   fleetCellPageDto,
@@ -31,6 +37,8 @@ import { externalNodePageDto, externalStructureDto } from "../contract.ts";
 /** What the external routes read. */
 export interface ExternalDeps {
   db: Db;
+  /** dm: the measured values of the customer's feeders. */
+  dm: DmReader;
   cells: CellsService;
   keys: ClientTokenKeys;
   service: ApiClientsService;
@@ -39,6 +47,7 @@ export interface ExternalDeps {
 }
 
 const READ_GRID = "api:read:grid-elements" as const;
+const READ_DATA = "api:read:data" as const;
 
 function fleetCell(cell: Awaited<ReturnType<CellsService["listFor"]>>[number]): FleetCellDto {
   return {
@@ -101,6 +110,44 @@ export function externalV1Routes(deps: ExternalDeps): Hono<ExternalEnv> {
         }));
         return c.json(paginate(cells, c.req.valid("query")));
       },
+    )
+    .get(
+      "/dm/feeders",
+      requireScope(READ_DATA),
+      validate("query", pageQuery),
+      doc({
+        summary: "The customer's feeders and the cell measuring each, paged",
+        answer: dmFeederPageDto,
+      }),
+      async (c) => c.json(paginate(await deps.dm.feeders(key(c)), c.req.valid("query"))),
+    )
+    .get(
+      "/dm/feeders/:id/values",
+      requireScope(READ_DATA),
+      validate("param", feederIdParam),
+      validate("query", dmValuesQuery),
+      doc({
+        summary:
+          "A feeder's 20-s values or 10-minute, hourly or daily aggregates per phase for a period, paged (format=csv: text/csv)",
+        answer: dmValuesPageDto,
+      }),
+      async (c) => {
+        const q = c.req.valid("query");
+        const page = await deps.dm.values(key(c), c.req.valid("param").id, q);
+        if (q.format === "json") return c.json(page);
+        return c.body(valuesCsv(page), 200, {
+          "Content-Type": "text/csv; charset=utf-8",
+          "Content-Disposition":
+            `attachment; filename="feeder-values-${page.resolution}-p${page.page}.csv"`,
+        });
+      },
+    )
+    .get(
+      "/dm/feeders/:id/latest",
+      requireScope(READ_DATA),
+      validate("param", feederIdParam),
+      doc({ summary: "A feeder's newest 20-s voltage and current per phase", answer: dmLatestDto }),
+      async (c) => c.json(await deps.dm.latest(key(c), c.req.valid("param").id)),
     )
     .get(
       "/fm/cells",
