@@ -174,6 +174,7 @@ export async function startPlatform(
     cells: grid.cells,
     store,
     analytics,
+    bus,
     version: pkg.version,
     limits: {
       clients: config.apiClients.maxClients,

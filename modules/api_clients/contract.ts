@@ -128,3 +128,23 @@ export const externalStructureDto = z.array(stationGroupDto).meta({ id: "Externa
 
 /** `GET /external/v1/gsm/nodes`. */
 export const externalNodePageDto = pageOf(nodeDto, "ExternalNodePage");
+
+/**
+ * The grid's setup inputs and answers: gsm writes of external_v1 take the bodies of the
+ * Infrastructure Setup screen and answer the same (the same rules and error codes).
+ */
+export {
+  deletedNodeDto,
+  feederChangeDto,
+  feederInput,
+  groupNameInput,
+  lvGroupAnswer,
+  mvFeederGroupAnswer,
+  newLvGroupInput,
+  newMvFeederGroupInput,
+  newNodeInput,
+  nodeUpdateInput,
+  setupNodeDto,
+  stationGroupAnswer,
+  stationGroupInput,
+} from "../grid/contract.ts";

@@ -7,8 +7,15 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { Hono } from "hono";
 import type { MeasurementStore } from "../../core/mod.ts";
-import type { AppEnv, Db, Logger, PlatformModule, TenantDirectory } from "../../kernel/mod.ts";
-import type { CellsService } from "../grid/mod.ts";
+import type {
+  AppEnv,
+  Db,
+  EventBus,
+  Logger,
+  PlatformModule,
+  TenantDirectory,
+} from "../../kernel/mod.ts";
+import { type CellsService, GridSetupService } from "../grid/mod.ts";
 import type { ClientTokenKeys } from "../identity/mod.ts";
 import { DEFAULT_LIMITS } from "./contract.ts";
 import { DmReader } from "./external/dm.ts";
@@ -38,6 +45,8 @@ export interface ApiClientsDeps {
   cells: CellsService;
   /** The streaming core's series and newest values (dm). */
   store: Pick<MeasurementStore, "seriesId" | "latest">;
+  /** Receives the grid's events of gsm writes (as the screens' writes publish them). */
+  bus: EventBus;
   /** The DuckDB connection for queries (dm). */
   analytics: Pick<DuckDBConnection, "runAndReadAll">;
   /** API_MAX_CLIENTS and API_TOKENS_PER_MONTH (spec 9). */
@@ -65,6 +74,7 @@ export function apiClientsModule(deps: ApiClientsDeps): ApiClientsModule {
   const v1 = externalV1Routes({
     db: deps.db,
     dm: new DmReader(deps),
+    setup: new GridSetupService(deps.db, deps.bus),
     cells: deps.cells,
     keys: deps.tokens,
     service,

@@ -282,6 +282,86 @@ for (const kind of databaseKinds()) {
           assert.ok(list.clients.find((c) => c.id === s.id)!.last_used_at);
         });
 
+        await t.step("gsm writes: the screens' rules and codes, Read gets 403", async () => {
+          const list = await (await platform.request("/acm/clients", { token: admin }))
+            .json() as ApiClientListDto;
+          const readId = list.clients.find((c) => c.permission === "read")!.id;
+          const reader = await clientToken(platform, secrets.find((x) => x.id === readId)!);
+          const token = await clientToken(platform, await writer());
+          const send = (method: string, path: string, body?: unknown, as = token) =>
+            platform.request(`/external/v1${path}`, {
+              method,
+              token: as,
+              ...(body === undefined ? {} : json(body)),
+            });
+          const readRefused = await send(
+            "POST",
+            "/gsm/station-groups",
+            { name: "API North" },
+            reader,
+          );
+          assert.equal(readRefused.status, 403);
+          assert.equal((await readRefused.json()).key, "apiClients.insufficientScope");
+          const station = await send("POST", "/gsm/station-groups", {
+            name: "API North",
+            latitude: 47.05,
+            longitude: 8.3,
+          });
+          assert.equal(station.status, 201);
+          const stationId = (await station.json()).id as string;
+          const mv = await (await send("POST", "/gsm/mv-feeder-groups", {
+            station_group_id: stationId,
+            name: "API MV",
+          })).json();
+          const lv = await (await send("POST", "/gsm/lv-groups", {
+            mv_feeder_group_id: mv.id,
+            name: "API LV",
+          })).json();
+          const node = await send("POST", "/gsm/nodes", {
+            lv_group_id: lv.id,
+            name: "API cabinet",
+            electrical_work: { name: "API cabinet", type: "LV_CABINET" },
+            latitude: 47.051,
+            longitude: 8.301,
+            feeders: [{
+              name: "LV line 1",
+              type: "LV_LINE",
+              in_out: "OUT",
+              nominal_current_a: 250,
+              parameters: { meshed: false },
+            }],
+          });
+          assert.equal(node.status, 201, await node.clone().text());
+          const nodeId = (await node.json()).id as string;
+          // The screen's rule and code: a station with MV feeders cannot be deleted.
+          const blocked = await send("DELETE", `/gsm/station-groups/${stationId}`);
+          assert.equal(blocked.status, 409);
+          assert.equal(blocked.headers.get("content-type"), "application/problem+json");
+          assert.equal((await blocked.json()).key, "validation.deleteStationHasMvFeeders");
+          const invalid = await send("PUT", `/gsm/nodes/${nodeId}`, {
+            name: "A node name that is far too long for the rules",
+            electrical_work: { name: "API cabinet", type: "LV_CABINET" },
+            latitude: 47,
+            longitude: 8,
+          });
+          assert.equal(invalid.status, 400);
+          assert.equal((await invalid.json()).key, "common.validation");
+          const renamed = await send("PUT", `/gsm/nodes/${nodeId}`, {
+            name: "API cabinet 2",
+            electrical_work: { name: "API cabinet", type: "LV_CABINET" },
+            latitude: 47,
+            longitude: 8,
+          });
+          assert.equal(renamed.status, 200);
+          const nodes = await (await send("GET", "/gsm/nodes?page_size=500")).json();
+          assert.ok(nodes.items.some((n: { name: string }) => n.name === "API cabinet 2"));
+          assert.equal((await send("DELETE", `/gsm/nodes/${nodeId}`)).status, 200);
+          assert.equal((await send("DELETE", `/gsm/lv-groups/${lv.id}`)).status, 204);
+          assert.equal((await send("DELETE", `/gsm/mv-feeder-groups/${mv.id}`)).status, 204);
+          assert.equal((await send("DELETE", `/gsm/station-groups/${stationId}`)).status, 204);
+          assert.equal((await send("DELETE", `/gsm/station-groups/${stationId}`)).status, 404);
+        });
+
         await t.step("dm: a feeder's 20-s values, aggregates, CSV and latest values", async () => {
           const token = await clientToken(platform, await writer());
           const feeders = await (await platform.request("/external/v1/dm/feeders?page_size=500", {

@@ -6,7 +6,13 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { type AppEnv, AppError, doc, type TenantDirectory, validate } from "../../../kernel/mod.ts";
-import { allNodes, type CellsService, readStructure } from "../../grid/mod.ts";
+import {
+  allNodes,
+  type CellsService,
+  type GridSetupService,
+  readStructure,
+} from "../../grid/mod.ts";
+import { addGsmWrites } from "./gsm_write.ts";
 import type { Db } from "../../../kernel/mod.ts";
 import type { ClientTokenKeys } from "../../identity/mod.ts";
 import type { ApiClientsService } from "../service.ts";
@@ -37,6 +43,8 @@ import { externalNodePageDto, externalStructureDto } from "../contract.ts";
 /** What the external routes read. */
 export interface ExternalDeps {
   db: Db;
+  /** gsm writes: the grid's setup service (the screens' rules and codes). */
+  setup: GridSetupService;
   /** dm: the measured values of the customer's feeders. */
   dm: DmReader;
   cells: CellsService;
@@ -68,6 +76,12 @@ function fleetCell(cell: Awaited<ReturnType<CellsService["listFor"]>>[number]): 
 /** The versioned API's routes (relative to `/external/v1`), documented for OpenAPI. */
 export function externalV1Routes(deps: ExternalDeps): Hono<ExternalEnv> {
   const limiter = new RateLimiter(deps.ratePerMinute);
+  const app = readRoutes(deps, limiter);
+  addGsmWrites(app, deps.setup);
+  return app;
+}
+
+function readRoutes(deps: ExternalDeps, limiter: RateLimiter): Hono<ExternalEnv> {
   const key = (c: { get(name: "caller"): { tenant: { key: string } } }) =>
     c.get("caller").tenant.key;
   return new Hono<ExternalEnv>()
