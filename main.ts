@@ -3,6 +3,7 @@
  * `startPlatform` is also what integration and end-to-end tests start.
  */
 import { type MeasurementStore, startStreamingCore } from "./core/mod.ts";
+import { apiClientsModule } from "./modules/api_clients/mod.ts";
 import { customersModule } from "./modules/customers/mod.ts";
 import { type ExportModule, exportModule } from "./modules/export/mod.ts";
 import { seedDemo, startDemoSimulation, startFieldCellPolling } from "./modules/demo/mod.ts";
@@ -210,10 +211,28 @@ export async function startPlatform(
         numberFormat: customer?.default_number_format || "1234.56",
       };
     },
+  const apiClients = apiClientsModule({
+    db,
+    logger: logger.child({ module: "api-clients" }),
+    publicUrl: config.publicUrl,
+    tokens: identity.clientTokens,
+    tenants: customers.service.tenants,
+    cells: grid.cells,
+    store,
+    analytics,
+    bus,
+    version: pkg.version,
+    limits: {
+      clients: config.apiClients.maxClients,
+      tokensPerMonth: config.apiClients.tokensPerMonth,
+    },
+    ratePerMinute: config.apiClients.ratePerMinute,
   });
   // Closed in the reverse order: the core (DuckDB) after every module that reads it.
   const modules: PlatformModule[] = [
     core,
+    // Before identity: its /oidc/token middleware answers client credentials ahead of the proxy.
+    apiClients,
     identity,
     customers,
     users,

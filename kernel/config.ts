@@ -41,6 +41,9 @@ const configSchema = z.object({
   MQTT_URL: z.string().regex(/^mqtts?:\/\//, "must start with mqtt:// or mqtts://").optional(),
   MQTT_CLIENT_ID: z.string().regex(/^[\w.-]{1,64}$/, "letters, digits, . _ - (at most 64)")
     .optional(),
+  API_MAX_CLIENTS: z.coerce.number().int().min(1).max(1000).default(5),
+  API_TOKENS_PER_MONTH: z.coerce.number().int().min(1).max(10_000_000).default(1000),
+  API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
 });
 
 /** The validated configuration of the whole process. */
@@ -84,6 +87,8 @@ export interface AppConfig {
   externalOidc: { issuer: string; clientId: string; audience: string } | undefined;
   /** Set when cells (or gateways) publish their batches to an MQTT broker (docs/scaling.md). */
   mqtt: { url: string; clientId: string } | undefined;
+  /** External API (spec 9): clients per customer, tokens per customer and month, calls per minute. */
+  apiClients: { maxClients: number; tokensPerMonth: number; ratePerMinute: number };
 }
 
 /** Thrown when the environment is invalid; its message is one line meant for the operator. */
@@ -137,5 +142,10 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     mqtt: c.MQTT_URL
       ? { url: c.MQTT_URL, clientId: c.MQTT_CLIENT_ID ?? `gridwatch-${c.PORT}` }
       : undefined,
+    apiClients: {
+      maxClients: c.API_MAX_CLIENTS,
+      tokensPerMonth: c.API_TOKENS_PER_MONTH,
+      ratePerMinute: c.API_RATE_LIMIT_PER_MINUTE,
+    },
   };
 }

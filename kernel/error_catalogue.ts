@@ -170,6 +170,12 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = Object.freeze([
   // Reasons an export failed (stored on the export, shown in the list).
   { key: "export.failed", status: 500 }, // params: detail
   { key: "export.interrupted", status: 500 }, // params: attempts
+  // API clients and external_v1 (docs/external-api.md).
+  { key: "apiClients.tooManyClients", status: 422 }, // params: limit
+  { key: "apiClients.nameTaken", status: 409 }, // params: name
+  { key: "apiClients.nameMismatch", status: 422 },
+  { key: "apiClients.tokenQuota", status: 429 }, // params: limit
+  { key: "apiClients.insufficientScope", status: 403 }, // params: scope
 ]);
 
 // Lookups run on every error response; index once instead of scanning the table each time.

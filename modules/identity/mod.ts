@@ -21,9 +21,11 @@ import { API_AUDIENCE, OIDC_PATH, WEB_CLIENT_ID } from "./constants.ts";
 import { LoginThrottle, type LoginThrottleOptions } from "./login_throttle.ts";
 import { oidcProxyRoutes } from "./proxy.ts";
 import { loadOrCreateSecrets, publicJwk } from "./secrets.ts";
+import { type ClientTokenKeys, clientTokenKeys } from "./client_tokens.ts";
 
 export { emailDomainAuthorized, profileClaims, subjectOf } from "./claims.ts";
-export { API_AUDIENCE, WEB_CLIENT_ID } from "./constants.ts";
+export { API_AUDIENCE, EXTERNAL_AUDIENCE, WEB_CLIENT_ID } from "./constants.ts";
+export type { ClientTokenClaims, ClientTokenKeys } from "./client_tokens.ts";
 export type { LoginLocked } from "./events.ts";
 export {
   ACCOUNT_POLICY,
@@ -46,6 +48,11 @@ export interface Identity extends PlatformModule {
   /** The login throttle of the embedded provider (absent with an external provider). */
   throttle?: LoginThrottle;
   web: WebOidcConfig;
+  /**
+   * Signs API clients' access tokens (client credentials) with the installation's own keys,
+   * issuer `<PUBLIC_URL>/oidc`, also when users log in at an external provider.
+   */
+  clientTokens: ClientTokenKeys;
   close(): Promise<void>;
 }
 
@@ -85,7 +92,10 @@ export async function createIdentity(opts: IdentityOptions): Promise<Identity> {
       jwks_uri: string;
       issuer: string;
     };
+    // API clients are this product's own: their tokens are signed here even then.
+    const own = await loadOrCreateSecrets(opts.db);
     return {
+      clientTokens: await clientTokenKeys(own, `${opts.publicUrl}${OIDC_PATH}`),
       verifier: createJwtVerifier({
         keys: createRemoteJWKSet(new URL(jwksUri)),
         issuer: realIssuer,
@@ -111,6 +121,7 @@ export async function createIdentity(opts: IdentityOptions): Promise<Identity> {
   const keys = createLocalJWKSet({ keys: secrets.signingKeys.map(publicJwk) });
   return {
     verifier: createJwtVerifier({ keys, issuer, audience: API_AUDIENCE }),
+    clientTokens: await clientTokenKeys(secrets, issuer),
     throttle,
     web: { authority: issuer, clientId: WEB_CLIENT_ID, scope: SCOPE },
     name: "identity",

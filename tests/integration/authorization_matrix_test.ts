@@ -99,6 +99,11 @@ const EXPORT_SELECTION = {
   interval: "1h",
   format: "csv",
 };
+ * API clients (docs/external-api.md): admins of hes:api-clients (admin, super-admin, the other
+ * utility's admin) manage their own customer's clients; ids name no client.
+ */
+const apiClientsAdmin = (c: Caller) => c === "admin" || c === "super-admin" || c === "other-admin";
+const acm = (ok: number) => (c: Caller) => (!signedIn(c) ? 401 : apiClientsAdmin(c) ? ok : 403);
 
 /** Expected status per route ("METHOD /path" as Hono lists it). */
 const EXPECTED: Record<string, Rule> = {
@@ -249,6 +254,37 @@ const EXPECTED: Record<string, Rule> = {
   "DELETE /dem/exports/:key": dataExport(404),
   // Public: the signed link is the proof; a forged one is unknown.
   "GET /dem/files/:key": () => 404,
+  // API clients (/acm); the body of a creation is refused by validation once access passed.
+  "GET /acm/clients": acm(200),
+  "POST /acm/clients": acm(400),
+  "POST /acm/clients/:id/secret": acm(404),
+  "DELETE /acm/clients/:id": acm(404),
+  "GET /acm/audit": acm(200),
+  // external_v1 takes API client tokens only: every user's token is refused.
+  "GET /external/v1/openapi.json": () => 200,
+  "GET /external/v1/gsm/station-groups": () => 401,
+  "GET /external/v1/gsm/nodes": () => 401,
+  "GET /external/v1/gsm/cells": () => 401,
+  "GET /external/v1/fm/cells": () => 401,
+  "GET /external/v1/fm/cells/:id": () => 401,
+  "GET /external/v1/dm/feeders": () => 401,
+  "GET /external/v1/dm/feeders/:id/values": () => 401,
+  "GET /external/v1/dm/feeders/:id/latest": () => 401,
+  "POST /external/v1/gsm/station-groups": () => 401,
+  "PUT /external/v1/gsm/station-groups/:id": () => 401,
+  "DELETE /external/v1/gsm/station-groups/:id": () => 401,
+  "POST /external/v1/gsm/mv-feeder-groups": () => 401,
+  "PUT /external/v1/gsm/mv-feeder-groups/:id": () => 401,
+  "DELETE /external/v1/gsm/mv-feeder-groups/:id": () => 401,
+  "POST /external/v1/gsm/lv-groups": () => 401,
+  "PUT /external/v1/gsm/lv-groups/:id": () => 401,
+  "DELETE /external/v1/gsm/lv-groups/:id": () => 401,
+  "POST /external/v1/gsm/nodes": () => 401,
+  "PUT /external/v1/gsm/nodes/:id": () => 401,
+  "DELETE /external/v1/gsm/nodes/:id": () => 401,
+  "POST /external/v1/gsm/nodes/:id/feeders": () => 401,
+  "PUT /external/v1/gsm/nodes/:id/feeders/:feederId": () => 401,
+  "DELETE /external/v1/gsm/nodes/:id/feeders/:feederId": () => 401,
   // The cell configuration takes cell credentials only.
   "GET /ingest/v1/configuration": () => 401,
   "POST /ingest/v1/configuration/ack": () => 401,
@@ -273,6 +309,8 @@ const QUERIES: Record<string, string> = {
 const BODIES: Record<string, unknown> = {
   "POST /dem/exports/estimate": EXPORT_SELECTION,
   "POST /dem/exports": { ...EXPORT_SELECTION, file_name: "Matrix", directory_structure: "flat" },
+  "POST /acm/clients": { name: "x", permission: "read" },
+  "DELETE /acm/clients/:id": { name: "Matrix client" },
   "PUT /gsm/cells/:id/message": { message: "Matrix" },
   "POST /gsm/cells/:id/link": { node_id: NO_NODE },
   "POST /gsm/cells": { serial_number: "x" },

@@ -16,4 +16,5 @@ export const NAMESPACES = [
   "pq-reports",
   "pq-events",
   "data-export",
+  "api-clients",
 ] as const;

@@ -88,7 +88,7 @@ export const MODULES: Readonly<Record<ModuleId, ModuleDefinition>> = {
   "api-settings": define("api-settings", "/api-settings", {
     key: "hes:api-clients",
     adminOnly: true,
-  }, NOT_BUILT),
+  }),
   "metering-information": define(
     "metering-information",
     "/metering-information",
@@ -114,7 +114,7 @@ export const MODULES: Readonly<Record<ModuleId, ModuleDefinition>> = {
   "power-quality": define("power-quality", "/power-quality/reports", {
     key: "app:power-quality",
   }),
-  "api-doc": define("api-doc", "/api-doc", { key: "app:api-doc" }, NOT_BUILT),
+  "api-doc": define("api-doc", "/api-doc", { key: "app:api-doc" }),
   "io-monitoring": define("io-monitoring", "/io-monitoring", {
     key: "app:io-monitoring",
     requiresCustomerApplication: true,

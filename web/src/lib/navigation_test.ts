@@ -23,9 +23,9 @@ Deno.test("globalSettingsEntry() leads grid monitoring admins to /grid-monitorin
   ]);
 });
 
-Deno.test("globalSettingsEntry() leads API clients admins to /api-settings (not built yet)", () => {
+Deno.test("globalSettingsEntry() leads API clients admins to /api-settings", () => {
   const e = globalSettingsEntry(ctx(["hes:api-clients:admin", "app:grid-monitoring:user"]));
-  assert.deepEqual([e.path, e.denial], ["/api-settings", "not-built"]);
+  assert.deepEqual([e.path, e.denial], ["/api-settings", null]);
 });
 
 Deno.test("globalSettingsEntry() is greyed out for users who administer none of them", () => {
@@ -55,16 +55,15 @@ Deno.test("buildMegaMenu() greys out the modules not built yet, even for an admi
   const entries = [...menu.toolset, menu.dataExport, ...menu.modules];
   const greyed = entries.filter((e) => e.denial === "not-built").map((e) => e.id).sort();
   assert.deepEqual(greyed, [
-    "api-doc",
-    "api-settings",
     "scada-connector",
   ]);
   const denial = (id: string) => entries.find((e) => e.id === id)?.denial;
   assert.equal(denial("grid-monitoring"), null);
   assert.equal(denial("infrastructure-setup"), null);
   assert.equal(denial("power-quality"), null);
-  // An API clients admin's Settings icon leads to /api-settings, which is not built either.
-  assert.equal(globalSettingsEntry(ctx(["hes:api-clients:admin"])).denial, "not-built");
+  // An API clients admin's Settings icon leads to /api-settings, which is built.
+  assert.equal(globalSettingsEntry(ctx(["hes:api-clients:admin"])).denial, null);
+  assert.equal(denial("api-doc"), null);
 });
 
 Deno.test("buildMegaMenu() lists IO Monitoring only when the customer's applications include it", () => {
