@@ -11,6 +11,7 @@ import { type IngestionModule, ingestionModule } from "./modules/ingestion/mod.t
 import { type IoMonitoringModule, ioMonitoringModule } from "./modules/io_monitoring/mod.ts";
 import { type NotificationCentre, notificationsModule } from "./modules/notifications/mod.ts";
 import { statisticsModule } from "./modules/statistics/mod.ts";
+import { type ScadaModule, scadaModule } from "./modules/scada/mod.ts";
 import { type GridStatusService, monitoringModule } from "./modules/monitoring/mod.ts";
 import {
   API_PREFIXES,
@@ -68,6 +69,8 @@ export interface Platform {
     ioMonitoring: IoMonitoringModule;
     /** The cell protocol (tests flush the device statuses it collects). */
     ingestion: IngestionModule;
+    /** The SCADA connector (tests wait for its listeners). */
+    scada: ScadaModule;
   };
   close(): Promise<void>;
 }
@@ -164,6 +167,15 @@ export async function startPlatform(
     logger: logger.child({ module: "ingestion" }),
     mqtt: config.mqtt,
   });
+  const scada = scadaModule({
+    db,
+    bus,
+    logger: logger.child({ module: "scada" }),
+    cells: grid.cells,
+    topology: monitoring.topology,
+    gridStatus: monitoring.gridStatus,
+    store,
+  });
   // Closed in the reverse order: the core (DuckDB) after every module that reads it.
   const modules: PlatformModule[] = [
     core,
@@ -176,6 +188,7 @@ export async function startPlatform(
     notifications,
     ioMonitoring,
     ingestion,
+    scada,
   ];
 
   const app = createHttpApp(logger);
@@ -216,6 +229,7 @@ export async function startPlatform(
       notifications,
       ioMonitoring,
       ingestion,
+      scada,
     },
     close: async () => {
       for (const module of [...modules].reverse()) {

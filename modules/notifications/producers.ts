@@ -10,6 +10,7 @@ import type { CustomTriggerFired, NodeStateChanged } from "../monitoring/mod.ts"
 import type { CellsToConfigure, MappingValidated } from "../grid/mod.ts";
 import type { IoStateChanged } from "../io_monitoring/mod.ts";
 import type { LoginLocked } from "../identity/mod.ts";
+import type { ScadaConnectionChanged } from "../scada/mod.ts";
 import { type EventBus, holdsKey, isAppAdmin, type Logger } from "../../kernel/mod.ts";
 import type { CurrentUserDto, EmailValidationRequested } from "../users/mod.ts";
 import { notificationMail, validationMail } from "./mail_texts.ts";
@@ -169,6 +170,25 @@ export function ioAnnouncement(e: IoStateChanged): Announcement {
   };
 }
 
+/**
+ * A SCADA master connected or disconnected, or a profile could not listen
+ * (scada.connectionChanged), as a CONNECTOR_SCADA notification: `state` the change, `status`
+ * the master's address (or the port that failed), `node_name` the profile's name.
+ */
+export function scadaAnnouncement(e: ScadaConnectionChanged): Announcement {
+  return {
+    customerKey: e.customerKey,
+    type: "CONNECTOR_SCADA",
+    name: "SCADA_CONNECTION",
+    severity: e.state === "CONNECTED"
+      ? "INFO"
+      : e.state === "DISCONNECTED"
+      ? "WARNING"
+      : "CRITICAL",
+    info: { state: e.state, status: e.address, node_name: e.profileName, start_time: e.at },
+  };
+}
+
 /** Dependencies of {@link startProducers}. */
 export interface ProducerDeps {
   bus: EventBus;
@@ -300,6 +320,9 @@ export function startProducers(deps: ProducerDeps): Producers {
     }),
     bus.subscribe("io.stateChanged", async (e: IoStateChanged) => {
       await announce(ioAnnouncement(e));
+    }),
+    bus.subscribe("scada.connectionChanged", async (e: ScadaConnectionChanged) => {
+      await announce(scadaAnnouncement(e));
     }),
     bus.subscribe("identity.loginLocked", async (e: LoginLocked) => {
       await announce(lockoutAnnouncement(e));
