@@ -319,7 +319,8 @@ export class ScadaConnector {
       },
     }, this.#now);
     rt.connection = connection;
-    socket.on("data", (chunk: Uint8Array) => connection.session.receive(chunk));
+    // A copy: a Buffer's slices are views of memory Node may reuse.
+    socket.on("data", (chunk: Uint8Array) => connection.session.receive(new Uint8Array(chunk)));
     socket.on("close", () => {
       connection.session.close("connection closed");
       rt.framesSent += connection.session.framesSent;

@@ -207,7 +207,7 @@ export function mirror(
   negative: boolean,
   ca?: number,
 ): Uint8Array {
-  const out = bytes.slice();
+  const out = new Uint8Array(bytes); // a copy, also of a Buffer (whose slice() is a view)
   out[2] = (cause & 0x3f) | (negative ? 0x40 : 0) | (bytes[2]! & 0x80);
   if (ca !== undefined) {
     out[4] = ca & 0xff;
