@@ -85,6 +85,13 @@ const visualStatistics = (ok: number) => (c: Caller) =>
   !signedIn(c) ? 401 : c === "operator" ? 403 : ok;
 const VSM_PERIOD = "from=2026-11-21T00:00:00Z&to=2026-11-22T00:00:00Z";
 
+/**
+ * SCADA connector: administrators of hes:scada-connector (admin, other admin; the super-admin
+ * by role). Bodies are absent (400 for the writes), ids name no profile (404).
+ */
+const scadaAdmin = (ok: number) => (c: Caller) =>
+  !signedIn(c) ? 401 : c === "admin" || c === "super-admin" || c === "other-admin" ? ok : 403;
+
 /** Expected status per route ("METHOD /path" as Hono lists it). */
 const EXPECTED: Record<string, Rule> = {
   "GET /csm/customers": (c) => (signedIn(c) ? 200 : 401),
@@ -221,6 +228,15 @@ const EXPECTED: Record<string, Rule> = {
   "GET /vsm/series": visualStatistics(404),
   "GET /vsm/histogram": visualStatistics(404),
   "GET /vsm/compare": visualStatistics(404),
+  // SCADA connector (docs/contracts.md, "/scm").
+  "GET /scm/status": scadaAdmin(200),
+  "GET /scm/profiles": scadaAdmin(200),
+  "POST /scm/profiles": scadaAdmin(400),
+  "PUT /scm/profiles/:id": scadaAdmin(400),
+  "DELETE /scm/profiles/:id": scadaAdmin(404),
+  "GET /scm/profiles/:id/points": scadaAdmin(404),
+  "PUT /scm/profiles/:id/points": scadaAdmin(400),
+  "POST /scm/profiles/:id/points/generate": scadaAdmin(404),
   // The cell configuration takes cell credentials only.
   "GET /ingest/v1/configuration": () => 401,
   "POST /ingest/v1/configuration/ack": () => 401,

@@ -13,4 +13,5 @@ export const NAMESPACES = [
   "statistics",
   "grid-monitoring",
   "io-monitoring",
+  "scada",
 ] as const;

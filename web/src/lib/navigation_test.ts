@@ -59,7 +59,6 @@ Deno.test("buildMegaMenu() greys out the modules not built yet, even for an admi
     "api-settings",
     "data-export",
     "power-quality",
-    "scada-connector",
   ]);
   const denial = (id: string) => entries.find((e) => e.id === id)?.denial;
   assert.equal(denial("grid-monitoring"), null);
