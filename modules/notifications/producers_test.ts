@@ -9,6 +9,7 @@ import {
   coalesceNodeChanges,
   ioAnnouncement,
   lockoutAnnouncement,
+  scadaAnnouncement,
   startProducers,
 } from "./producers.ts";
 import { type NotificationDto, NotificationsService } from "./service.ts";
@@ -303,4 +304,28 @@ Deno.test("a login lockout is a SETUP_INFORMATION warning for the user-managemen
     user("locked", ["hes:um:admin"], {}),
   ].filter(a.audience!).map((u) => u.user_id);
   assert.deepEqual(admins, ["um-admin"]);
+});
+
+Deno.test("scadaAnnouncement() turns a master's connection into a CONNECTOR_SCADA notification", () => {
+  const e = {
+    customerKey: "demo-ew",
+    profileId: "p1",
+    profileName: "Control centre",
+    state: "DISCONNECTED" as const,
+    address: "10.0.0.5",
+    reason: "t1 expired: no TESTFR con",
+    at: "2026-11-25T10:00:00.000Z",
+  };
+  const a = scadaAnnouncement(e);
+  assert.equal(a.type, "CONNECTOR_SCADA");
+  assert.equal(a.name, "SCADA_CONNECTION");
+  assert.equal(a.severity, "WARNING");
+  assert.deepEqual(a.info, {
+    state: "DISCONNECTED",
+    status: "10.0.0.5",
+    node_name: "Control centre",
+    start_time: e.at,
+  });
+  assert.equal(scadaAnnouncement({ ...e, state: "CONNECTED" }).severity, "INFO");
+  assert.equal(scadaAnnouncement({ ...e, state: "LISTEN_FAILED" }).severity, "CRITICAL");
 });
