@@ -8,6 +8,7 @@
  * - quality IV + NT on the values of a node whose cell is not connected (no live value).
  */
 import net from "node:net";
+import process from "node:process";
 import type { Logger } from "../../kernel/mod.ts";
 import type { ListenerDto, TimersDto } from "./contract.ts";
 import { PointTable } from "./point_table.ts";
@@ -183,9 +184,12 @@ export class ScadaConnector {
   #spontaneous(rt: Runtime, type: number, values: PointValue[]): void {
     const c = rt.connection;
     if (!c || !values.length) return;
+    // Corked: the frames of one batch leave in as few TCP writes as the window allows.
+    c.socket.cork();
     for (const asdu of monitoringAsdus(type, COT.SPONTANEOUS, rt.profile.asdu, values)) {
       c.session.queue(asdu);
     }
+    process.nextTick(() => c.socket.uncork());
   }
 
   #tick(): void {
@@ -315,12 +319,18 @@ export class ScadaConnector {
           return;
         }
         if (result.clock !== undefined) rt.clockOffsetMs = result.clock - this.#now();
+        socket.cork();
         for (const asdu of result.asdus) connection.session.queue(asdu);
+        process.nextTick(() => socket.uncork());
       },
     }, this.#now);
     rt.connection = connection;
     // A copy: a Buffer's slices are views of memory Node may reuse.
-    socket.on("data", (chunk: Uint8Array) => connection.session.receive(new Uint8Array(chunk)));
+    socket.on("data", (chunk: Uint8Array) => {
+      socket.cork(); // the frames an acknowledgement releases leave in one write
+      connection.session.receive(new Uint8Array(chunk));
+      socket.uncork();
+    });
     socket.on("close", () => {
       connection.session.close("connection closed");
       rt.framesSent += connection.session.framesSent;

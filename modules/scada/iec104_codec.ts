@@ -309,6 +309,9 @@ export function monitoringAsdus(
   const size = objectLength(type);
   const per = objectsPerAsdu(type);
   const out: Uint8Array[] = [];
+  const timed = type === TYPE.M_ME_TF_1 || type === TYPE.M_SP_TB_1;
+  let tagAt = NaN;
+  let tag: Uint8Array = new Uint8Array(7);
   for (let start = 0; start < values.length; start += per) {
     const chunk = values.slice(start, start + per);
     const body = new Uint8Array(chunk.length * size);
@@ -325,7 +328,15 @@ export function monitoringAsdus(
         body[next] = (v.value ? 0x01 : 0x00) | (v.quality & 0xf0);
         next += 1;
       }
-      if (type === TYPE.M_ME_TF_1 || type === TYPE.M_SP_TB_1) body.set(cp56(v.at ?? 0), next);
+      if (timed) {
+        // Values of one commit share their 20-s window: the time tag is encoded once.
+        const at = v.at ?? 0;
+        if (at !== tagAt) {
+          tag = cp56(at);
+          tagAt = at;
+        }
+        body.set(tag, next);
+      }
     });
     out.push(encodeAsdu(
       { type, sq: false, count: chunk.length, cause, negative: false, test: false, originator, ca },
