@@ -9,6 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import net from "node:net";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -487,6 +488,32 @@ for (const kind of databaseKinds()) {
           assert.equal(listener.masters.length, 1);
           assert.ok(listener.frames_sent > 100 && listener.frames_received > 50);
           assert.ok(listener.last_error);
+        });
+
+        await t.step("a profile whose port is taken does not listen and says why", async () => {
+          const squatter = net.createServer();
+          await new Promise<void>((resolve) => squatter.listen(0, "0.0.0.0", resolve));
+          const taken = (squatter.address() as net.AddressInfo).port;
+          try {
+            const created = await call("POST", "/scm/profiles", {
+              name: "Backup centre",
+              ip_address: "127.0.0.3",
+              port: taken,
+              asdu: CA + 2,
+              activated: true,
+            });
+            assert.equal(created.status, 201);
+            await platform.services.scada.connector.settled();
+            const status = (await call("GET", "/scm/status")).body as StatusDto;
+            const listener = status.listeners.find((l) => l.profile_id === created.body.id)!;
+            assert.equal(listener.listening, false);
+            assert.match(listener.last_error!, /EADDRINUSE/);
+            await waitFor(() => events.some((e) => e.state === "LISTEN_FAILED"));
+            assert.equal(events.find((e) => e.state === "LISTEN_FAILED")!.address, String(taken));
+            assert.equal((await call("DELETE", `/scm/profiles/${created.body.id}`)).status, 204);
+          } finally {
+            squatter.close();
+          }
         });
 
         await t.step("tshark decodes the conversation without malformed packets", async () => {
