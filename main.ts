@@ -14,6 +14,7 @@ import { type IoMonitoringModule, ioMonitoringModule } from "./modules/io_monito
 import { type NotificationCentre, notificationsModule } from "./modules/notifications/mod.ts";
 import { statisticsModule } from "./modules/statistics/mod.ts";
 import { type PowerQualityModule, powerQualityModule } from "./modules/power_quality/mod.ts";
+import { type ScadaModule, scadaModule } from "./modules/scada/mod.ts";
 import { type GridStatusService, monitoringModule } from "./modules/monitoring/mod.ts";
 import {
   API_PREFIXES,
@@ -77,6 +78,8 @@ export interface Platform {
     voltageEvents: VoltageEventsModule;
     /** Data export (tests wait for its jobs and run its retention). */
     exports: ExportModule;
+    /** The SCADA connector (tests wait for its listeners). */
+    scada: ScadaModule;
   };
   close(): Promise<void>;
 }
@@ -227,6 +230,14 @@ export async function startPlatform(
       tokensPerMonth: config.apiClients.tokensPerMonth,
     },
     ratePerMinute: config.apiClients.ratePerMinute,
+  const scada = scadaModule({
+    db,
+    bus,
+    logger: logger.child({ module: "scada" }),
+    cells: grid.cells,
+    topology: monitoring.topology,
+    gridStatus: monitoring.gridStatus,
+    store,
   });
   // Closed in the reverse order: the core (DuckDB) after every module that reads it.
   const modules: PlatformModule[] = [
@@ -245,6 +256,7 @@ export async function startPlatform(
     powerQuality,
     voltageEvents,
     exports,
+    scada,
   ];
 
   const app = createHttpApp(logger);
@@ -288,6 +300,7 @@ export async function startPlatform(
       powerQuality,
       voltageEvents,
       exports,
+      scada,
     },
     close: async () => {
       for (const module of [...modules].reverse()) {

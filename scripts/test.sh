@@ -25,6 +25,7 @@ ensure_system_packages() {
   command -v chromium >/dev/null || missing+=(chromium fonts-liberation)
   command -v pg_ctlcluster >/dev/null && [ -d /usr/lib/postgresql ] || missing+=(postgresql)
   [ -x /usr/sbin/mosquitto ] || missing+=(mosquitto)
+  command -v tshark >/dev/null || missing+=(tshark) # decodes the SCADA connector's IEC 104 frames
   if [ ${#missing[@]} -gt 0 ]; then
     echo "==> Installing ${missing[*]} from Debian"
     local sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"

@@ -29,6 +29,7 @@ interface Texts {
   stateDone: (type: string) => string;
   stateFailed: (type: string) => string;
   ioStateChanged: (module: string, channel: number, node: string, on: boolean) => string;
+  scadaConnection: (profile: string, state: string, address: string) => string;
 }
 
 const TEXTS: Record<MailLanguage, Texts> = {
@@ -61,6 +62,12 @@ const TEXTS: Record<MailLanguage, Texts> = {
     stateFailed: (type) => `${type}: failed`,
     ioStateChanged: (module, channel, node, on) =>
       `${module} channel ${channel} at ${node} is ${on ? "on" : "off"}`,
+    scadaConnection: (profile, state, address) =>
+      state === "CONNECTED"
+        ? `SCADA master ${address} connected to profile ${profile}`
+        : state === "DISCONNECTED"
+        ? `SCADA master ${address} disconnected from profile ${profile}`
+        : `SCADA profile ${profile} cannot listen on port ${address}`,
   },
   fr: {
     validationSubject: "GridWatch : confirmez votre adresse e-mail",
@@ -94,6 +101,12 @@ const TEXTS: Record<MailLanguage, Texts> = {
     stateFailed: (type) => `${type} : échec`,
     ioStateChanged: (module, channel, node, on) =>
       `${module} canal ${channel} à ${node} : ${on ? "activé" : "désactivé"}`,
+    scadaConnection: (profile, state, address) =>
+      state === "CONNECTED"
+        ? `Maître SCADA ${address} connecté au profil ${profile}`
+        : state === "DISCONNECTED"
+        ? `Maître SCADA ${address} déconnecté du profil ${profile}`
+        : `Le profil SCADA ${profile} ne peut pas écouter sur le port ${address}`,
   },
   de: {
     validationSubject: "GridWatch: Bestätigen Sie Ihre E-Mail-Adresse",
@@ -125,6 +138,12 @@ const TEXTS: Record<MailLanguage, Texts> = {
     stateFailed: (type) => `${type}: fehlgeschlagen`,
     ioStateChanged: (module, channel, node, on) =>
       `${module} Kanal ${channel} bei ${node} ist ${on ? "ein" : "aus"}`,
+    scadaConnection: (profile, state, address) =>
+      state === "CONNECTED"
+        ? `SCADA-Master ${address} mit Profil ${profile} verbunden`
+        : state === "DISCONNECTED"
+        ? `SCADA-Master ${address} von Profil ${profile} getrennt`
+        : `SCADA-Profil ${profile} kann nicht auf Port ${address} lauschen`,
   },
   uk: {
     validationSubject: "GridWatch: підтвердьте свою адресу електронної пошти",
@@ -154,6 +173,12 @@ const TEXTS: Record<MailLanguage, Texts> = {
     stateFailed: (type) => `${type}: помилка`,
     ioStateChanged: (module, channel, node, on) =>
       `${module}, канал ${channel} на ${node}: ${on ? "увімкнено" : "вимкнено"}`,
+    scadaConnection: (profile, state, address) =>
+      state === "CONNECTED"
+        ? `SCADA-майстер ${address} підключився до профілю ${profile}`
+        : state === "DISCONNECTED"
+        ? `SCADA-майстер ${address} відключився від профілю ${profile}`
+        : `Профіль SCADA ${profile} не може слухати порт ${address}`,
   },
 };
 
@@ -194,6 +219,8 @@ export function notificationLine(
         node,
         n.info.state === "ON",
       );
+    case "SCADA_CONNECTION":
+      return t.scadaConnection(n.info.node_name ?? "-", n.info.state ?? "-", n.info.status ?? "-");
     default:
       return n.info.state === "DONE"
         ? t.stateDone(t.types[n.type])

@@ -12,6 +12,7 @@ import type { IoStateChanged } from "../io_monitoring/mod.ts";
 import type { LoginLocked } from "../identity/mod.ts";
 import type { ReportFinished } from "../power_quality/mod.ts";
 import type { ExportEnded } from "../export/mod.ts";
+import type { ScadaConnectionChanged } from "../scada/mod.ts";
 import { type EventBus, holdsKey, isAppAdmin, type Logger } from "../../kernel/mod.ts";
 import type { CurrentUserDto, EmailValidationRequested } from "../users/mod.ts";
 import type { RecordingFinished } from "../voltage_events/mod.ts";
@@ -224,6 +225,21 @@ export function exportAnnouncement(e: ExportEnded): Announcement {
     severity: e.state === "DONE" ? "INFO" : "WARNING",
     info: { state: e.state, status: e.fileName, start_time: e.at },
     audience: (user) => user.user_id === e.userId,
+ * A SCADA master connected or disconnected, or a profile could not listen
+ * (scada.connectionChanged), as a CONNECTOR_SCADA notification: `state` the change, `status`
+ * the master's address (or the port that failed), `node_name` the profile's name.
+ */
+export function scadaAnnouncement(e: ScadaConnectionChanged): Announcement {
+  return {
+    customerKey: e.customerKey,
+    type: "CONNECTOR_SCADA",
+    name: "SCADA_CONNECTION",
+    severity: e.state === "CONNECTED"
+      ? "INFO"
+      : e.state === "DISCONNECTED"
+      ? "WARNING"
+      : "CRITICAL",
+    info: { state: e.state, status: e.address, node_name: e.profileName, start_time: e.at },
   };
 }
 
@@ -365,6 +381,8 @@ export function startProducers(deps: ProducerDeps): Producers {
       await announce(recordingAnnouncement(e));
     bus.subscribe("export.ended", async (e: ExportEnded) => {
       await announce(exportAnnouncement(e));
+    bus.subscribe("scada.connectionChanged", async (e: ScadaConnectionChanged) => {
+      await announce(scadaAnnouncement(e));
     }),
     bus.subscribe("identity.loginLocked", async (e: LoginLocked) => {
       await announce(lockoutAnnouncement(e));

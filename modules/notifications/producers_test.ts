@@ -10,6 +10,7 @@ import {
   ioAnnouncement,
   lockoutAnnouncement,
   reportAnnouncement,
+  scadaAnnouncement,
   startProducers,
 } from "./producers.ts";
 import { type NotificationDto, NotificationsService } from "./service.ts";
@@ -336,4 +337,28 @@ Deno.test("reportAnnouncement() reads a finished report as POWER_QUALITY: DONE a
   const failed = reportAnnouncement({ ...e, state: "FAILED", status: "pq.dataNotAvailable" });
   assert.equal(failed.severity, "WARNING");
   assert.equal(failed.info.state, "FAILED");
+});
+
+Deno.test("scadaAnnouncement() turns a master's connection into a CONNECTOR_SCADA notification", () => {
+  const e = {
+    customerKey: "demo-ew",
+    profileId: "p1",
+    profileName: "Control centre",
+    state: "DISCONNECTED" as const,
+    address: "10.0.0.5",
+    reason: "t1 expired: no TESTFR con",
+    at: "2026-11-25T10:00:00.000Z",
+  };
+  const a = scadaAnnouncement(e);
+  assert.equal(a.type, "CONNECTOR_SCADA");
+  assert.equal(a.name, "SCADA_CONNECTION");
+  assert.equal(a.severity, "WARNING");
+  assert.deepEqual(a.info, {
+    state: "DISCONNECTED",
+    status: "10.0.0.5",
+    node_name: "Control centre",
+    start_time: e.at,
+  });
+  assert.equal(scadaAnnouncement({ ...e, state: "CONNECTED" }).severity, "INFO");
+  assert.equal(scadaAnnouncement({ ...e, state: "LISTEN_FAILED" }).severity, "CRITICAL");
 });

@@ -99,11 +99,20 @@ const EXPORT_SELECTION = {
   interval: "1h",
   format: "csv",
 };
+
+/**
  * API clients (docs/external-api.md): admins of hes:api-clients (admin, super-admin, the other
  * utility's admin) manage their own customer's clients; ids name no client.
  */
 const apiClientsAdmin = (c: Caller) => c === "admin" || c === "super-admin" || c === "other-admin";
 const acm = (ok: number) => (c: Caller) => (!signedIn(c) ? 401 : apiClientsAdmin(c) ? ok : 403);
+
+/**
+ * SCADA connector: administrators of hes:scada-connector (admin, other admin; the super-admin
+ * by role). Bodies are absent (400 for the writes), ids name no profile (404).
+ */
+const scadaAdmin = (ok: number) => (c: Caller) =>
+  !signedIn(c) ? 401 : c === "admin" || c === "super-admin" || c === "other-admin" ? ok : 403;
 
 /** Expected status per route ("METHOD /path" as Hono lists it). */
 const EXPECTED: Record<string, Rule> = {
@@ -285,6 +294,15 @@ const EXPECTED: Record<string, Rule> = {
   "POST /external/v1/gsm/nodes/:id/feeders": () => 401,
   "PUT /external/v1/gsm/nodes/:id/feeders/:feederId": () => 401,
   "DELETE /external/v1/gsm/nodes/:id/feeders/:feederId": () => 401,
+  // SCADA connector (docs/contracts.md, "/scm").
+  "GET /scm/status": scadaAdmin(200),
+  "GET /scm/profiles": scadaAdmin(200),
+  "POST /scm/profiles": scadaAdmin(400),
+  "PUT /scm/profiles/:id": scadaAdmin(400),
+  "DELETE /scm/profiles/:id": scadaAdmin(404),
+  "GET /scm/profiles/:id/points": scadaAdmin(404),
+  "PUT /scm/profiles/:id/points": scadaAdmin(400),
+  "POST /scm/profiles/:id/points/generate": scadaAdmin(404),
   // The cell configuration takes cell credentials only.
   "GET /ingest/v1/configuration": () => 401,
   "POST /ingest/v1/configuration/ack": () => 401,

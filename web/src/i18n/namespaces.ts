@@ -17,4 +17,5 @@ export const NAMESPACES = [
   "pq-events",
   "data-export",
   "api-clients",
+  "scada",
 ] as const;

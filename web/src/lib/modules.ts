@@ -71,12 +71,10 @@ export const MODULES: Readonly<Record<ModuleId, ModuleDefinition>> = {
   "infrastructure-setup": define("infrastructure-setup", "/infrastructure-setup", {
     key: "hes:infrastructure-setup",
   }),
-  "scada-connector": define(
-    "scada-connector",
-    "/scada-connector",
-    { key: "hes:scada-connector" },
-    NOT_BUILT,
-  ),
+  "scada-connector": define("scada-connector", "/scada-connector", {
+    key: "hes:scada-connector",
+    adminOnly: true,
+  }),
   "user-management": define("user-management", "/user-management", {
     key: "hes:um",
     adminOnly: true,

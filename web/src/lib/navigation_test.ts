@@ -55,7 +55,6 @@ Deno.test("buildMegaMenu() greys out the modules not built yet, even for an admi
   const entries = [...menu.toolset, menu.dataExport, ...menu.modules];
   const greyed = entries.filter((e) => e.denial === "not-built").map((e) => e.id).sort();
   assert.deepEqual(greyed, [
-    "scada-connector",
   ]);
   const denial = (id: string) => entries.find((e) => e.id === id)?.denial;
   assert.equal(denial("grid-monitoring"), null);

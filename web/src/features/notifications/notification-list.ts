@@ -88,6 +88,15 @@ export function notificationText(
         key: info.state === "ON" ? "text.ioStateOn" : "text.ioStateOff",
         values: { module: info.status ?? "", channel: info.counter ?? 1, node },
       };
+    case "SCADA_CONNECTION":
+      return {
+        key: info.state === "CONNECTED"
+          ? "text.scadaConnected"
+          : info.state === "DISCONNECTED"
+          ? "text.scadaDisconnected"
+          : "text.scadaListenFailed",
+        values: { profile: info.node_name ?? "", address: info.status ?? "" },
+      };
     default:
       return {
         key: info.state === "DONE" ? "text.stateDone" : "text.stateFailed",

@@ -1,0 +1,197 @@
+/**
+ * The SCADA connector contract (scm): profiles (one per SCADA master: its IP address, the TCP
+ * port the product listens on for it, the common address (ASDU), the IEC 60870-5-104 timers and
+ * windows), their point lists (information object addresses in feeder order) and the
+ * connector's state. Shared with the web app (types with `import type`). Pure: imports only zod.
+ */
+import { z } from "zod";
+
+/** IEC 60870-5-104 defaults (domain guide): port 2404, k=12, w=8, t0=30, t1=15, t2=10, t3=20 s. */
+export const IEC104_DEFAULTS = { t0: 30, t1: 15, t2: 10, t3: 20, k: 12, w: 8 } as const;
+
+/** Limits of the profile form, in one table (spec 5 and the standard's ranges). */
+export const SCADA_LIMITS = {
+  nameMin: 3,
+  nameMax: 60,
+  portMin: 1024,
+  portMax: 65535,
+  /** Common address: 0 is not used and 65535 is the broadcast address. */
+  asduMin: 1,
+  asduMax: 65534,
+  /** Information object address (spec 5: "address 1 to 65535"). */
+  ioaMin: 1,
+  ioaMax: 65535,
+  /** Timers in seconds (t0-t2 at most 255 s, t3 at most 48 h: the standard's ranges). */
+  timerMin: 1,
+  timerMax: 255,
+  t3Max: 172_800,
+  /** k and w (the standard allows up to 32767; a master never needs more than that). */
+  windowMin: 1,
+  windowMax: 32_767,
+  /** Points per profile (5,000 nodes x 12 points). */
+  pointsMax: 60_000,
+} as const;
+
+/** The ASDU types a point may be sent as. Floats: M_ME_NC_1 (GI) / M_ME_TF_1 (spontaneous). */
+export const POINT_DATA_TYPES = ["FLOAT", "SINGLE_POINT"] as const;
+export type PointDataType = (typeof POINT_DATA_TYPES)[number];
+
+/** The element a point belongs to. */
+export const ELEMENT_TYPES = ["NODE", "FEEDER"] as const;
+export type ElementType = (typeof ELEMENT_TYPES)[number];
+
+/**
+ * The values a point carries: voltage and current per phase (floats, V and A), the node's state
+ * (single point: on while the node has a warning or an alarm) and whether its cell is connected
+ * (single point: on while the cell's values are live).
+ */
+export const QUANTITIES = ["U", "I", "NODE_STATE", "CELL_CONNECTED"] as const;
+export type Quantity = (typeof QUANTITIES)[number];
+
+/** The data type a quantity is sent as. */
+export function dataTypeOf(quantity: Quantity): PointDataType {
+  return quantity === "U" || quantity === "I" ? "FLOAT" : "SINGLE_POINT";
+}
+
+/** Whether a quantity belongs to a feeder and phase (U, I) or to the node. */
+export function isPhaseQuantity(quantity: Quantity): boolean {
+  return quantity === "U" || quantity === "I";
+}
+
+/** IPv4 dotted quad or an IPv6 address (the master's address). */
+export function isIpAddress(value: string): boolean {
+  return z.ipv4().safeParse(value).success || z.ipv6().safeParse(value).success;
+}
+
+const integer = (min: number, max: number, key: string) =>
+  z.number({ error: "validation.required" }).int("validation.integerOnly").min(min, key)
+    .max(max, key);
+
+/** t0-t3 (s), k and w; the standard's relations: t2 < t1, w <= 2/3 k. */
+export const timersInput = z.object({
+  t0: integer(SCADA_LIMITS.timerMin, SCADA_LIMITS.timerMax, "validation.scadaTimerRange"),
+  t1: integer(SCADA_LIMITS.timerMin, SCADA_LIMITS.timerMax, "validation.scadaTimerRange"),
+  t2: integer(SCADA_LIMITS.timerMin, SCADA_LIMITS.timerMax, "validation.scadaTimerRange"),
+  t3: integer(SCADA_LIMITS.timerMin, SCADA_LIMITS.t3Max, "validation.scadaT3Range"),
+  k: integer(SCADA_LIMITS.windowMin, SCADA_LIMITS.windowMax, "validation.scadaWindowRange"),
+  w: integer(SCADA_LIMITS.windowMin, SCADA_LIMITS.windowMax, "validation.scadaWindowRange"),
+}).strict().superRefine((t, ctx) => {
+  if (t.t2 >= t.t1) {
+    ctx.addIssue({ code: "custom", path: ["t2"], message: "validation.scadaT2BelowT1" });
+  }
+  if (t.w * 3 > t.k * 2) {
+    ctx.addIssue({ code: "custom", path: ["w"], message: "validation.scadaWWithinK" });
+  }
+});
+export type TimersInput = z.output<typeof timersInput>;
+
+/** A profile as created or replaced (POST /scm/profiles, PUT /scm/profiles/{id}). */
+export const profileInput = z.object({
+  name: z.string({ error: "validation.required" }).trim()
+    .min(1, "validation.required")
+    .min(SCADA_LIMITS.nameMin, "validation.nameMin")
+    .max(SCADA_LIMITS.nameMax, "validation.nameMax"),
+  ip_address: z.string({ error: "validation.required" }).trim().min(1, "validation.required")
+    .refine(isIpAddress, "validation.ipInvalid"),
+  port: integer(SCADA_LIMITS.portMin, SCADA_LIMITS.portMax, "validation.tcpPort"),
+  asdu: integer(SCADA_LIMITS.asduMin, SCADA_LIMITS.asduMax, "validation.scadaAsduRange"),
+  activated: z.boolean().default(false),
+  timers: timersInput.optional(),
+}).strict();
+export type ProfileInput = z.input<typeof profileInput>;
+export type ProfileData = z.output<typeof profileInput>;
+
+export const timersDto = z.object({
+  t0: z.number(),
+  t1: z.number(),
+  t2: z.number(),
+  t3: z.number(),
+  k: z.number(),
+  w: z.number(),
+}).meta({ id: "ScadaTimersDto" });
+export type TimersDto = z.output<typeof timersDto>;
+
+/** A profile. */
+export const profileDto = z.object({
+  id: z.string(),
+  name: z.string(),
+  ip_address: z.string(),
+  port: z.number(),
+  asdu: z.number(),
+  activated: z.boolean(),
+  timers: timersDto,
+  point_count: z.number(),
+  updated_at: z.string(),
+}).meta({ id: "ScadaProfileDto" });
+export type ProfileDto = z.output<typeof profileDto>;
+
+export const profileListDto = z.array(profileDto).meta({ id: "ScadaProfileListDto" });
+
+/** One point of a profile's list, as stored and as sent (its position is its index). */
+export const pointInput = z.object({
+  ioa: integer(SCADA_LIMITS.ioaMin, SCADA_LIMITS.ioaMax, "validation.scadaAddressRange"),
+  node_id: z.string({ error: "validation.required" }).min(1, "validation.required").max(200),
+  feeder_id: z.string().max(200).nullable().default(null),
+  quantity: z.enum(QUANTITIES, { error: "validation.invalidChoice" }),
+  /** 1..3 (L1..L3) for U and I, null for node values. */
+  phase: z.number().int().min(1).max(3).nullable().default(null),
+  activated: z.boolean().default(true),
+}).strict();
+export type PointInput = z.input<typeof pointInput>;
+
+/** PUT /scm/profiles/{id}/points: the whole list in feeder order. */
+export const pointsInput = z.object({
+  points: z.array(pointInput).max(SCADA_LIMITS.pointsMax, "validation.maxItems"),
+}).strict();
+export type PointsInput = z.input<typeof pointsInput>;
+
+export const pointDto = z.object({
+  ioa: z.number(),
+  node_id: z.string(),
+  feeder_id: z.string().nullable(),
+  quantity: z.enum(QUANTITIES),
+  phase: z.number().nullable(),
+  activated: z.boolean(),
+  data_type: z.enum(POINT_DATA_TYPES),
+  element_type: z.enum(ELEMENT_TYPES),
+  /** Electrical work / node (/ feeder); empty when the node no longer exists. */
+  element_name: z.string(),
+  /** False when the node or feeder no longer exists in the grid structure. */
+  known: z.boolean(),
+}).meta({ id: "ScadaPointDto" });
+export type PointDto = z.output<typeof pointDto>;
+
+export const pointListDto = z.object({
+  profile_id: z.string(),
+  points: z.array(pointDto),
+}).meta({ id: "ScadaPointListDto" });
+export type PointListDto = z.output<typeof pointListDto>;
+
+/** One connected master. */
+export const masterDto = z.object({
+  address: z.string(),
+  port: z.number(),
+  since: z.string(),
+  started: z.boolean(),
+  frames_sent: z.number(),
+  frames_received: z.number(),
+}).meta({ id: "ScadaMasterDto" });
+
+/** The connector's state per profile. */
+export const listenerDto = z.object({
+  profile_id: z.string(),
+  name: z.string(),
+  port: z.number(),
+  listening: z.boolean(),
+  masters: z.array(masterDto),
+  frames_sent: z.number(),
+  frames_received: z.number(),
+  last_error: z.string().nullable(),
+  last_error_at: z.string().nullable(),
+}).meta({ id: "ScadaListenerDto" });
+export type ListenerDto = z.output<typeof listenerDto>;
+
+export const statusDto = z.object({ listeners: z.array(listenerDto) }).meta({
+  id: "ScadaStatusDto",
+});
+export type StatusDto = z.output<typeof statusDto>;

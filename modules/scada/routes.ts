@@ -1,0 +1,83 @@
+/**
+ * The scm calls (docs/contracts.md "SCADA connector: /scm"): administrators of the SCADA
+ * connector (hes:scada-connector admin); others get 403.
+ */
+import { Hono } from "hono";
+import { type AppEnv, doc, requireApp, validate } from "../../kernel/mod.ts";
+import {
+  pointListDto,
+  pointsInput,
+  profileDto,
+  profileInput,
+  profileListDto,
+  statusDto,
+} from "./contract.ts";
+import type { StoredPoint } from "./points.ts";
+import type { ScadaService } from "./service.ts";
+import type { StatusDto } from "./contract.ts";
+
+export const SCADA_APP = "hes:scada-connector";
+
+/** Routes mounted at /scm (behind authentication). */
+export function scadaRoutes(
+  service: ScadaService,
+  status: (customerKey: string) => StatusDto,
+): Hono<AppEnv> {
+  return new Hono<AppEnv>()
+    .use("*", requireApp(SCADA_APP, { admin: true }))
+    .get(
+      "/status",
+      doc({ summary: "The connector's listeners and connected masters", answer: statusDto }),
+      (c) => c.json(status(c.get("tenant").key)),
+    )
+    .get(
+      "/profiles",
+      doc({ summary: "The SCADA profiles (one per master)", answer: profileListDto }),
+      async (c) => c.json(await service.list(c.get("tenant").key)),
+    )
+    .post(
+      "/profiles",
+      validate("json", profileInput),
+      doc({ summary: "Creates a SCADA profile", answer: profileDto, status: 201 }),
+      async (c) => c.json(await service.create(c.get("tenant").key, c.req.valid("json")), 201),
+    )
+    .put(
+      "/profiles/:id",
+      validate("json", profileInput),
+      doc({ summary: "Replaces a SCADA profile", answer: profileDto }),
+      async (c) =>
+        c.json(
+          await service.update(c.get("tenant").key, c.req.param("id"), c.req.valid("json")),
+        ),
+    )
+    .delete(
+      "/profiles/:id",
+      doc({ summary: "Deletes a SCADA profile and its points", status: 204 }),
+      async (c) => {
+        await service.remove(c.get("tenant").key, c.req.param("id"));
+        return c.body(null, 204);
+      },
+    )
+    .get(
+      "/profiles/:id/points",
+      doc({ summary: "A profile's points in feeder order", answer: pointListDto }),
+      async (c) => c.json(await service.points(c.get("tenant").key, c.req.param("id"))),
+    )
+    .put(
+      "/profiles/:id/points",
+      validate("json", pointsInput),
+      doc({
+        summary: "Replaces a profile's points (their order is the feeder order)",
+        answer: pointListDto,
+      }),
+      async (c) => {
+        const list = c.req.valid("json").points as StoredPoint[];
+        return c.json(await service.setPoints(c.get("tenant").key, c.req.param("id"), list));
+      },
+    )
+    .post(
+      "/profiles/:id/points/generate",
+      doc({ summary: "Fills a profile with the default point list", answer: pointListDto }),
+      async (c) => c.json(await service.generate(c.get("tenant").key, c.req.param("id"))),
+    );
+}
