@@ -244,12 +244,11 @@ export function addStateLayers(map: MapLibre, source: string): void {
   });
 }
 
-/** Paints the symbol and ring images the layers ask for (`styleimagemissing`). */
+/** Paints the symbol and ring images the layers ask for (maplibre's missing-image resolver). */
 export function paintMissingImages(map: MapLibre): void {
   const ratio = Math.max(2, Math.ceil(window.devicePixelRatio || 1));
   const stroke = cssColor("--surface", "#ffffff");
-  map.on("styleimagemissing", (event: { id: string }) => {
-    const { id } = event;
+  map.setMissingStyleImageResolver((id: string) => {
     if (map.hasImage(id)) return;
     const symbol = parseSymbolImageId(id);
     if (symbol) {
