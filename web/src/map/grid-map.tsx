@@ -17,6 +17,7 @@ import {
 } from "maplibre-gl";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { apiHeaders } from "../lib/api.ts";
 import { cn } from "../ui/cn.ts";
 import {
   addBasemap,
@@ -141,6 +142,11 @@ export function GridMap({
         maxBounds: new LngLatBounds(MAP_DEFAULTS.bounds[0], MAP_DEFAULTS.bounds[1]),
         // The online basemap's attribution; the offline map has nothing to attribute.
         attributionControl: basemap ? { compact: true } : false,
+        // The online basemap's tiles come through the product's own API, with the session.
+        transformRequest: (url) =>
+          basemap && url.startsWith(basemap.url.slice(0, basemap.url.indexOf("{")))
+            ? { url, headers: apiHeaders() }
+            : { url },
         // maplibre's own control texts, in the user's language.
         locale: {
           "NavigationControl.ZoomIn": t("map.zoomIn"),

@@ -5,7 +5,8 @@
  */
 import { useEffect, useMemo, useState } from "react";
 import type { StationGroupDto } from "../../../modules/grid/contract.ts";
-import { api } from "../lib/api.ts";
+import { absoluteApiUrl, api } from "../lib/api.ts";
+import type { OnlineBasemap } from "./map-style.ts";
 import type { MapState } from "./map-types.ts";
 import { buildNetwork, type MapNetwork } from "./network.ts";
 
@@ -40,4 +41,21 @@ export function useNetwork(
         : null,
     [structure, states, options.lv],
   );
+}
+
+/**
+ * The customer's online basemap as the map loads it: its tiles through the product's own API
+ * (GET /csm/customers/{cid}/map-tiles/{z}/{x}/{y}), so the browser talks to its origin only.
+ * Null without one (the bundled offline basemap).
+ */
+export function onlineBasemap(
+  customer: { key: string; map_tiles?: { url: string; attribution: string } | null },
+): OnlineBasemap | null {
+  if (!customer.map_tiles?.url) return null;
+  return {
+    url: absoluteApiUrl(
+      `/csm/customers/${encodeURIComponent(customer.key)}/map-tiles/{z}/{x}/{y}`,
+    ),
+    attribution: customer.map_tiles.attribution,
+  };
 }

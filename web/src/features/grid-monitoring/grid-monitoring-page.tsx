@@ -18,7 +18,7 @@ import { voltageOf } from "../../lib/voltage.ts";
 import { LazyGridMap } from "../../map/lazy-grid-map.tsx";
 import type { MapFocus, MapPoint } from "../../map/map-types.ts";
 import { useMapOverlays } from "../../map/map-layers.ts";
-import { useNetwork } from "../../map/use-network.ts";
+import { onlineBasemap, useNetwork } from "../../map/use-network.ts";
 import { Button } from "../../ui/button.tsx";
 import { cn } from "../../ui/cn.ts";
 import { EmptyState } from "../../ui/empty-state.tsx";
@@ -272,6 +272,7 @@ export function GridMonitoringPage() {
                 unavailableText={t("infrastructure:view.mapUnavailable")}
                 points={points}
                 network={network}
+                basemap={onlineBasemap(customer)}
                 overlays={overlays}
                 focus={focus}
                 center={customer.map_center}
