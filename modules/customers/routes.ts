@@ -125,7 +125,7 @@ export function customerRoutes(service: CustomersService): Hono<AppEnv> {
     .get(
       "/customers/:cid/map-tiles/:z/:x/:y",
       doc({
-        summary: "A tile of the online basemap, fetched by the server (404 when none is set)",
+        summary: "A tile of the online basemap (404 when none is set)",
         answer: z.string().meta({ format: "binary" }),
         contentType: "image/*",
       }),
