@@ -306,7 +306,10 @@ export function GridMap({
       {legend?.length && !failed && colorBy === "state"
         ? (
           <MapLegend
-            states={legend}
+            states={network?.lines.features.some((f) => f.properties?.state === "unknown") &&
+                !legend.some((item) => "state" in item && item.state === "unknown")
+              ? [...legend, { state: "unknown", label: t("map.legend.unmeasured") }]
+              : legend}
             kinds={legendKinds(points, network)}
             network={{
               mv: network?.lines.features.some((f) => f.properties?.kind === "mvFeederGroup") ??

@@ -150,7 +150,17 @@ export function MapLegend({
               ? (
                 <Section title={t("map.legend.shapes")}>
                   {kinds.map((kind) => (
-                    <Row key={kind} icon={<Shape kind={kind} />}>{kindLabel(kind)}</Row>
+                    <Row
+                      key={kind}
+                      icon={
+                        <Shape
+                          kind={kind}
+                          fill={kind === "station" ? "var(--foreground)" : undefined}
+                        />
+                      }
+                    >
+                      {kindLabel(kind)}
+                    </Row>
                   ))}
                 </Section>
               )
@@ -188,6 +198,7 @@ export function MapLegend({
             <Section title={t("map.legend.clusters")}>
               <Row icon={<Ring size={24} />}>{t("map.legend.cluster")}</Row>
               <li className="flex items-end gap-1.5 text-muted-foreground">
+                <span className="self-center">{t("map.legend.clusterSize")}</span>
                 {CLUSTER_SIZES.map((s, i) => (
                   <span key={s.from} className="grid justify-items-center gap-0.5">
                     <svg aria-hidden width={s.size / 2} height={s.size / 2} viewBox="0 0 24 24">
@@ -204,7 +215,6 @@ export function MapLegend({
                   </span>
                 ))}
               </li>
-              <li className="text-muted-foreground">{t("map.legend.clusterSize")}</li>
             </Section>
             <p className="text-muted-foreground" data-testid="map-legend-zoom">
               {t("map.legend.names", {

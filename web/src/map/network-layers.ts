@@ -114,7 +114,8 @@ export function addNetworkTopLayers(map: MapLibre): void {
     source: NETWORK_PLACES,
     filter: ["==", ["get", "kind"], "station"],
     layout: {
-      "icon-image": ["concat", "sym:station:", ["get", "state"]],
+      // A substation is not measured itself: a neutral symbol; its lines carry the states.
+      "icon-image": "sym:station:neutral",
       "icon-allow-overlap": true,
       "icon-ignore-placement": true,
     },
@@ -252,7 +253,10 @@ export function paintMissingImages(map: MapLibre): void {
     if (map.hasImage(id)) return;
     const symbol = parseSymbolImageId(id);
     if (symbol) {
-      map.addImage(id, paintSymbol(symbol.kind, stateColour(symbol.state), stroke, ratio), {
+      const fill = symbol.state === "neutral"
+        ? cssColor("--foreground", "#1b2430")
+        : stateColour(symbol.state);
+      map.addImage(id, paintSymbol(symbol.kind, fill, stroke, ratio), {
         pixelRatio: ratio,
       });
       return;

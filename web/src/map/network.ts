@@ -4,6 +4,10 @@
  * -> LV group -> nodes as lines, each coloured by the worst state along it, the stations as
  * symbols, and a point per group for its name. Pure (no maplibre, no React) so tests import it.
  *
+ * An MV feeder's span from the station takes the state of the transformer station it feeds
+ * (unknown when that node is not measured at the level), an LV group's line the worst of its
+ * nodes.
+ *
  * Topology: within an LV group a node hangs on its upstream node (the structure's
  * `upstream_node_id`), nodes ordered so that every node follows its upstream one; a node without
  * one (other than the group's head) follows the node before it in the structure's (feeder)
@@ -170,6 +174,7 @@ export function buildNetwork(
     const stationStates: (MapState | undefined)[] = [];
     for (const mv of station.mv_feeder_groups) {
       const heads: Position[] = [];
+      const headStates: (MapState | undefined)[] = [];
       const mvStates: (MapState | undefined)[] = [];
       for (const group of mv.lv_groups) {
         const ordered = topologicalOrder(group.nodes);
@@ -177,6 +182,7 @@ export function buildNetwork(
         mvStates.push(...states);
         if (!ordered.length) continue;
         heads.push(at(ordered[0]!.node));
+        headStates.push(stateOf(ordered[0]!.node.id));
         if (!lv) continue;
         const runs = runsOf(ordered, at);
         if (!runs.length) continue;
@@ -190,19 +196,23 @@ export function buildNetwork(
         if (label) place("lvGroup", group.id, group.name, state, label);
       }
       stationStates.push(...mvStates);
-      const runs: Position[][] = stationAt
-        ? heads.map((h) => [stationAt, h])
+      // Along an MV feeder lie the station and the LV groups' heads (their transformers): each
+      // span from the station takes its head's state; linked heads take the worst of them.
+      const spans: { run: Position[]; state: MapState }[] = stationAt
+        ? heads.map((h, i) => ({ run: [stationAt, h], state: worstState([headStates[i]]) }))
         : heads.length > 1
-        ? [heads]
+        ? [{ run: heads, state: worstState(headStates) }]
         : [];
-      if (!runs.length) continue;
-      const state = worstState(mvStates);
-      lines.push({
-        type: "Feature",
-        properties: { kind: "mvFeederGroup", id: mv.id, name: mv.name, state },
-        geometry: { type: "MultiLineString", coordinates: runs },
-      });
-      const label = labelPoint(runs);
+      if (!spans.length) continue;
+      for (const span of spans) {
+        lines.push({
+          type: "Feature",
+          properties: { kind: "mvFeederGroup", id: mv.id, name: mv.name, state: span.state },
+          geometry: { type: "MultiLineString", coordinates: [span.run] },
+        });
+      }
+      const state = worstState(headStates);
+      const label = labelPoint(spans.map((s) => s.run));
       if (label) place("mvFeederGroup", mv.id, mv.name, state, label);
     }
     if (stationAt) {

@@ -86,15 +86,21 @@ Deno.test("buildNetwork() draws station -> MV feeder -> LV group heads -> nodes 
   const states: Record<string, MapState> = { t1: "ok", c1: "warning", t2: "ok", c2: "offline" };
   const net = buildNetwork(STRUCTURE, (id) => states[id]);
   const lines = Object.fromEntries(net.lines.features.map((f) => [f.properties!.id, f]));
-  // The MV feeder feeds each LV group's head (its transformer) from the station.
-  assert.deepEqual(lines.mv1!.geometry.coordinates, [[[8, 47], [8.1, 47]], [[8, 47], [7.9, 47]]]);
+  // The MV feeder feeds each LV group's head (its transformer) from the station, a span each in
+  // the state of its head.
+  const spans = net.lines.features.filter((f) => f.properties!.id === "mv1");
+  assert.deepEqual(spans.map((f) => [f.geometry.coordinates, f.properties!.state]), [
+    [[[[8, 47], [8.1, 47]]], "ok"],
+    [[[[8, 47], [7.9, 47]]], "ok"],
+  ]);
   // An LV group's line follows its nodes from the head outwards, listed in any order.
   assert.deepEqual(lines.lv1!.geometry.coordinates, [[[8.1, 47], [8.2, 47]]]);
   assert.deepEqual(lines.lv2!.geometry.coordinates, [[[7.9, 47], [7.8, 47]]]);
   // Each line takes the worst state along it.
   assert.equal(lines.lv1!.properties!.state, "warning");
   assert.equal(lines.lv2!.properties!.state, "offline");
-  assert.equal(lines.mv1!.properties!.state, "warning");
+  // The MV feeder: the states of the transformers it feeds (t1, t2), not of every LV cabinet.
+  assert.equal(net.places.features[2]!.properties!.state, "ok");
   const places = net.places.features.map((f) => [f.properties!.kind, f.properties!.name]);
   assert.deepEqual(places, [
     ["lvGroup", "LV 1"],
@@ -107,8 +113,11 @@ Deno.test("buildNetwork() draws station -> MV feeder -> LV group heads -> nodes 
 
 Deno.test("buildNetwork() at MV leaves the LV lines out; without station coordinates the MV feeder links the heads", () => {
   const mv = buildNetwork(STRUCTURE, (id) => (id === "t1" ? "critical" : undefined), { lv: false });
-  assert.deepEqual(mv.lines.features.map((f) => f.properties!.kind), ["mvFeederGroup"]);
-  assert.equal(mv.lines.features[0]!.properties!.state, "critical");
+  assert.deepEqual(mv.lines.features.map((f) => [f.properties!.kind, f.properties!.state]), [
+    ["mvFeederGroup", "critical"],
+    // t2 has no value at this level.
+    ["mvFeederGroup", "unknown"],
+  ]);
   const noStation = buildNetwork(
     [{ ...STRUCTURE[0]!, latitude: null, longitude: null }],
     () => "ok",

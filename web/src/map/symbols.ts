@@ -29,10 +29,12 @@ export const SYMBOL_KINDS = Object.keys(SYMBOLS) as SymbolKind[];
 /** The image name of a symbol in a state ("sym:LV_CABINET:ok"). */
 export const symbolImageId = (kind: SymbolKind, state: MapState) => `sym:${kind}:${state}`;
 
-export function parseSymbolImageId(id: string): { kind: SymbolKind; state: MapState } | null {
+export function parseSymbolImageId(
+  id: string,
+): { kind: SymbolKind; state: MapState | "neutral" } | null {
   const [prefix, kind, state] = id.split(":");
   if (prefix !== "sym" || !kind || !state || !(kind in SYMBOLS)) return null;
-  return { kind: kind as SymbolKind, state: state as MapState };
+  return { kind: kind as SymbolKind, state: state as MapState | "neutral" };
 }
 
 /** Paints a symbol filled with `fill` and outlined with `stroke` (image data at `ratio`). */
