@@ -39,6 +39,8 @@ export const customerDto = z.object({
   default_number_format: z.string(),
   country: z.string(),
   map_center: z.object({ lat: z.number(), lng: z.number() }),
+  /** An online basemap under the grid maps (absent or null: the bundled offline basemap). */
+  map_tiles: z.object({ url: z.string(), attribution: z.string() }).nullable().optional(),
   applications: z.array(z.string()),
   authorized_email_domains: z.array(z.string()),
   /** ETag of the logo (`GET /csm/customers/{cid}/logo`); null when none is set. */

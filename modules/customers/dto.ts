@@ -22,6 +22,9 @@ export function toDto(row: CustomerRow): CustomerDto {
     default_number_format: row.defaultNumberFormat,
     country: row.country,
     map_center: { lat: row.mapCenterLat, lng: row.mapCenterLng },
+    map_tiles: row.mapTileUrl
+      ? { url: row.mapTileUrl, attribution: row.mapTileAttribution ?? "" }
+      : null,
     applications: row.applications,
     authorized_email_domains: row.authorizedEmailDomains,
     logo_etag: row.logoEtag,

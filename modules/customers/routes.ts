@@ -122,6 +122,19 @@ export function customerRoutes(service: CustomersService): Hono<AppEnv> {
         });
       },
     )
+    .get(
+      "/customers/:cid/map-tiles/:z/:x/:y",
+      doc({
+        summary: "A tile of the online basemap (404 when none is set)",
+        answer: z.string().meta({ format: "binary" }),
+        contentType: "image/*",
+      }),
+      async (c) => {
+        const [tz, tx, ty] = ["z", "x", "y"].map((p) => Number(c.req.param(p)));
+        const url = await settings.tileUrl(c.get("principal"), c.req.param("cid"), tz!, tx!, ty!);
+        return await proxyTile(url);
+      },
+    )
     .delete(
       "/customers/:cid/logo",
       settingsAdmin,
@@ -134,3 +147,46 @@ export function customerRoutes(service: CustomersService): Hono<AppEnv> {
 }
 
 const customers = z.array(customerDto);
+
+/** The largest tile passed on, and how long the tile server may take. */
+const MAX_TILE_BYTES = 2 * 1024 * 1024;
+const TILE_TIMEOUT_MS = 10_000;
+
+/**
+ * Fetches a tile of the online basemap for the browser, so that the web app talks to its own
+ * origin only (its Content-Security-Policy stays `'self'`): images only, at most 2 MB, 10 s;
+ * anything else answers 503.
+ */
+async function proxyTile(url: string): Promise<Response> {
+  const unavailable = () => new AppError("common.serviceUnavailable");
+  let upstream: Response;
+  try {
+    upstream = await fetch(url, {
+      signal: AbortSignal.timeout(TILE_TIMEOUT_MS),
+      redirect: "follow",
+      headers: { Accept: "image/*" },
+    });
+  } catch {
+    throw unavailable();
+  }
+  const type = upstream.headers.get("content-type") ?? "";
+  if (!upstream.ok || !/^image\/(png|jpeg|webp)\b/i.test(type)) {
+    await upstream.body?.cancel();
+    throw unavailable();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of upstream.body ?? []) {
+      size += chunk.byteLength;
+      if (size > MAX_TILE_BYTES) throw unavailable();
+      chunks.push(chunk);
+    }
+  } catch {
+    await upstream.body?.cancel().catch(() => {});
+    throw unavailable();
+  }
+  return new Response(new Blob(chunks as Uint8Array<ArrayBuffer>[]), {
+    headers: { "Content-Type": type, "Cache-Control": "private, max-age=86400" },
+  });
+}

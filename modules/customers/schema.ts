@@ -62,6 +62,9 @@ export const customers = customersSchema.table("customers", {
   logoEtag: text("logo_etag"),
   settingsUpdatedAt: timestamp("settings_updated_at", { withTimezone: true }),
   settingsUpdatedBy: text("settings_updated_by"),
+  /** An online basemap (migration 0021); NULL: the offline basemap. */
+  mapTileUrl: text("map_tile_url"),
+  mapTileAttribution: text("map_tile_attribution"),
 });
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({

@@ -340,6 +340,64 @@ export function isTimeZone(zone: string): boolean {
   return timeZones.has(zone);
 }
 
+/** The longest tile URL template accepted. */
+export const MAX_TILE_URL = 2000;
+
+/**
+ * Checks an online basemap's tile URL template: an https URL of at most 2000 characters with
+ * each of {z}, {x} and {y} (maplibre's raster tile placeholders), no other braces, no spaces
+ * and no credentials. Answers an error key or null (the web form runs the same check).
+ */
+export function checkTileUrl(url: string): "settings.invalidTileUrl" | "settings.tooLong" | null {
+  if (url.length > MAX_TILE_URL) return "settings.tooLong";
+  if (!["{z}", "{x}", "{y}"].every((p) => url.includes(p))) return "settings.invalidTileUrl";
+  const rest = url.replaceAll(/\{[zxy]\}/g, "");
+  if (/[{}\s]/.test(rest)) return "settings.invalidTileUrl";
+  try {
+    const parsed = new URL(
+      url.replaceAll("{z}", "0").replaceAll("{x}", "0").replaceAll("{y}", "0"),
+    );
+    if (parsed.protocol !== "https:" || !parsed.hostname || parsed.username || parsed.password) {
+      return "settings.invalidTileUrl";
+    }
+  } catch {
+    return "settings.invalidTileUrl";
+  }
+  return null;
+}
+
+/**
+ * The URL of one tile of a template, or null for coordinates outside the tile pyramid (zoom 0 to
+ * 24, x and y from 0 to 2^z - 1).
+ */
+export function tileUrlFor(template: string, z: number, x: number, y: number): string | null {
+  const whole = (n: number) => Number.isSafeInteger(n) && n >= 0;
+  if (!whole(z) || z > 24 || !whole(x) || !whole(y) || x >= 2 ** z || y >= 2 ** z) return null;
+  return template.replaceAll("{z}", String(z)).replaceAll("{x}", String(x))
+    .replaceAll("{y}", String(y));
+}
+
+/** The online basemap: a tile URL template and its attribution; empty URL or null: none. */
+const mapTiles = z.object({
+  url: z.string({ error: "settings.invalidValue" }).nullish(),
+  attribution: z.string({ error: "settings.invalidValue" }).nullish(),
+}, { error: "settings.invalidValue" }).nullable().transform((raw, ctx) => {
+  const url = (raw?.url ?? "").trim();
+  const attribution = (raw?.attribution ?? "").trim();
+  if (!url) return null;
+  const urlError = checkTileUrl(url);
+  if (urlError) {
+    fail(ctx, urlError, urlError === "settings.tooLong" ? { count: MAX_TILE_URL } : undefined, [
+      "url",
+    ]);
+  }
+  if (!attribution) fail(ctx, "settings.required", undefined, ["attribution"]);
+  else if (attribution.length > MAX_TEXT) {
+    fail(ctx, "settings.tooLong", { count: MAX_TEXT }, ["attribution"]);
+  }
+  return { url, attribution };
+});
+
 const missing = (input: unknown) => input === undefined || input === null || input === "";
 type Ctx = z.RefinementCtx;
 const fail = (ctx: Ctx, message: string, params?: Record<string, unknown>, path?: string[]) =>
@@ -479,6 +537,8 @@ export const settingsInput = z.object({
   warning_thresholds: warningThresholds,
   /** Only super-admins change it; absent means unchanged. */
   applications: applications.optional(),
+  /** The online basemap; absent means unchanged, null or an empty URL switches it off. */
+  map_tiles: mapTiles.optional(),
 }).superRefine((v, ctx) => {
   // Rules across fields; each runs when the fields it reads are valid on their own.
   const phone = v.technical_contact?.phone;

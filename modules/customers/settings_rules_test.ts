@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { fieldIssues } from "../../kernel/mod.ts";
-import { isCountry, isTimeZone, settingsInput, thresholdsInput } from "./settings_rules.ts";
+import {
+  checkTileUrl,
+  isCountry,
+  isTimeZone,
+  settingsInput,
+  thresholdsInput,
+  tileUrlFor,
+} from "./settings_rules.ts";
 import type { z } from "zod";
 
 /** The value of a valid body, the field errors of an invalid one. */
@@ -179,4 +186,57 @@ Deno.test("a body that is not an object is a validation error, never a crash", (
     const result = settingsInput.safeParse(body);
     assert.equal(result.success, false, JSON.stringify(body));
   }
+});
+
+Deno.test("checkTileUrl() accepts https URL templates with {z}, {x} and {y} only", () => {
+  assert.equal(checkTileUrl("https://tile.openstreetmap.org/{z}/{x}/{y}.png"), null);
+  assert.equal(checkTileUrl("https://maps.example.ch/wmts/{z}/{y}/{x}.jpeg?key=abc"), null);
+  for (
+    const bad of [
+      "http://tile.example.org/{z}/{x}/{y}.png", // not https
+      "https://tile.example.org/{z}/{x}.png", // no {y}
+      "https://{s}.tile.example.org/{z}/{x}/{y}.png", // other placeholders
+      "https://tile.example.org/{z}/{x}/{y}.png x", // a space
+      "https://user:pw@tile.example.org/{z}/{x}/{y}.png", // credentials
+      "ftp://tile.example.org/{z}/{x}/{y}",
+      "javascript:alert(1)//{z}/{x}/{y}",
+      "{z}/{x}/{y}",
+    ]
+  ) assert.equal(checkTileUrl(bad), "settings.invalidTileUrl", bad);
+  assert.equal(
+    checkTileUrl(`https://t.example.org/{z}/{x}/{y}?${"a".repeat(2000)}`),
+    "settings.tooLong",
+  );
+});
+
+Deno.test("tileUrlFor() fills a template within the tile pyramid only", () => {
+  const t = "https://t.example.org/{z}/{x}/{y}.png";
+  assert.equal(tileUrlFor(t, 12, 2140, 1436), "https://t.example.org/12/2140/1436.png");
+  assert.equal(tileUrlFor(t, 0, 0, 0), "https://t.example.org/0/0/0.png");
+  assert.equal(tileUrlFor(t, 1, 2, 0), null);
+  assert.equal(tileUrlFor(t, 25, 0, 0), null);
+  assert.equal(tileUrlFor(t, 3, -1, 0), null);
+  assert.equal(tileUrlFor(t, Number.NaN, 0, 0), null);
+  assert.equal(tileUrlFor(t, 2.5, 0, 0), null);
+});
+
+Deno.test("settingsInput: the online basemap is off by default, unchanged when absent, checked when set", () => {
+  assert.equal(readSettings(validSettings()).value.map_tiles, undefined);
+  assert.equal(readSettings({ ...validSettings(), map_tiles: null }).value.map_tiles, null);
+  assert.equal(
+    readSettings({ ...validSettings(), map_tiles: { url: " ", attribution: "" } }).value.map_tiles,
+    null,
+  );
+  const tiles = { url: " https://t.example.org/{z}/{x}/{y}.png ", attribution: "© Example " };
+  assert.deepEqual(readSettings({ ...validSettings(), map_tiles: tiles }).value.map_tiles, {
+    url: "https://t.example.org/{z}/{x}/{y}.png",
+    attribution: "© Example",
+  });
+  assert.deepEqual(
+    keysOf({ ...validSettings(), map_tiles: { url: "http://t.example.org/{z}/{x}/{y}" } }),
+    ["map_tiles.attribution:settings.required", "map_tiles.url:settings.invalidTileUrl"],
+  );
+  assert.deepEqual(keysOf({ ...validSettings(), map_tiles: "x" }), [
+    "map_tiles:settings.invalidValue",
+  ]);
 });

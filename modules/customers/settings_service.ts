@@ -16,6 +16,7 @@ import type {
 import { toDto } from "./dto.ts";
 import { inspectImage, MAX_LOGO_BYTES, MAX_LOGO_SIDE } from "./logo_image.ts";
 import { type CustomerRow, customers, logos } from "./schema.ts";
+import { tileUrlFor } from "./settings_rules.ts";
 
 export type { CustomerSettingsDto, GridMonitoringSettingsDto };
 
@@ -80,6 +81,12 @@ export class CustomerSettingsService {
       undervoltageThresholdPct: v.warning_thresholds.undervoltage_pct,
       overcurrentThresholdPct: v.warning_thresholds.overcurrent_pct,
       ...(apps ? { applications: apps } : {}),
+      ...(v.map_tiles !== undefined
+        ? {
+          mapTileUrl: v.map_tiles?.url ?? null,
+          mapTileAttribution: v.map_tiles?.attribution ?? null,
+        }
+        : {}),
       settingsUpdatedAt: this.now(),
       settingsUpdatedBy: principal.userId,
     }).where(eq(customers.key, row.key)).returning();
@@ -148,6 +155,17 @@ export class CustomerSettingsService {
     const [logo] = await this.db.select().from(logos).where(eq(logos.customerKey, row.key));
     if (!logo) throw new AppError("common.notFound");
     return { contentType: logo.contentType, etag: logo.etag, data: logo.data };
+  }
+
+  /**
+   * The URL of one tile of the customer's online basemap (any user of the customer reads it);
+   * 404 when none is set or the tile is outside the pyramid.
+   */
+  async tileUrl(principal: Principal, key: string, z: number, x: number, y: number) {
+    const row = await this.#row(principal, key, "read");
+    const url = row.mapTileUrl ? tileUrlFor(row.mapTileUrl, z, x, y) : null;
+    if (!url) throw new AppError("common.notFound");
+    return url;
   }
 
   /** Removes the logo (idempotent). */

@@ -279,6 +279,48 @@ for (const kind of databaseKinds()) {
           const after = await (await call(settingsOf, admin)).json() as { logo_etag: unknown };
           assert.equal(after.logo_etag, null);
         });
+
+        await t.step(
+          "an online basemap is off by default, checked, stored and proxied",
+          async () => {
+            const user = tokens[USER.email]!;
+            const tile = (cid: string, zxy: string) => `/csm/customers/${cid}/map-tiles/${zxy}`;
+            // Off by default: no tiles, and the customer data says so.
+            assert.equal((await call(tile(demo, "0/0/0"), user)).status, 404);
+            const refused = await put(settingsOf, admin, {
+              ...validSettings(),
+              map_tiles: { url: "http://tiles.example.org/{z}/{x}.png", attribution: "" },
+            });
+            assert.equal(refused.status, 400);
+            const issues = (await refused.json() as { params: { issues: { path: string }[] } })
+              .params.issues.map((i) => i.path).sort();
+            assert.deepEqual(issues, ["map_tiles.attribution", "map_tiles.url"]);
+            // Nothing listens on port 1: the tile server is unreachable.
+            const tiles = { url: "https://127.0.0.1:1/{z}/{x}/{y}.png", attribution: "© Test" };
+            const saved = await put(settingsOf, admin, { ...validSettings(), map_tiles: tiles });
+            assert.equal(saved.status, 200);
+            assert.deepEqual((await saved.json() as { map_tiles: unknown }).map_tiles, tiles);
+            const mine = await (await call(`/csm/customers/${demo}`, user)).json() as {
+              map_tiles: unknown;
+            };
+            assert.deepEqual(mine.map_tiles, tiles);
+            assert.equal((await call(tile(demo, "0/0/0"), user)).status, 503);
+            assert.equal((await call(tile(demo, "1/5/0"), user)).status, 404);
+            assert.equal((await call(tile(demo, "a/b/c"), user)).status, 404);
+            assert.equal((await call(tile(other, "0/0/0"), user)).status, 404);
+            // A save without the field keeps it; null switches it off.
+            await put(settingsOf, admin, validSettings());
+            assert.deepEqual(
+              (await (await call(settingsOf, admin)).json() as { map_tiles: unknown }).map_tiles,
+              tiles,
+            );
+            await put(settingsOf, admin, { ...validSettings(), map_tiles: null });
+            assert.equal(
+              (await (await call(settingsOf, admin)).json() as { map_tiles: unknown }).map_tiles,
+              null,
+            );
+          },
+        );
       } finally {
         await platform.close();
       }

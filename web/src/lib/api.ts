@@ -196,3 +196,17 @@ export function webSocketUrl(path: string): string {
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
   return url.toString();
 }
+
+/**
+ * For clients that make their own requests (maplibre's tiles): the absolute URL of an API path,
+ * braces kept as they are (URL templates), and whether a URL is one of the API's.
+ */
+export function absoluteApiUrl(path: string): string {
+  const base = environment.baseUrl || "";
+  return /^https?:/.test(base) ? `${base}${path}` : `${window.location.origin}${base}${path}`;
+}
+
+/** The headers an API call carries (bearer token, customer), for such clients. */
+export function apiHeaders(): Record<string, string> {
+  return sessionHeaders();
+}

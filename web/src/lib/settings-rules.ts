@@ -17,9 +17,11 @@ export {
   RANGES,
 } from "../../../modules/customers/settings_rules.ts";
 import {
+  checkTileUrl,
   COUNTRY_CODES,
   MAX_DOMAINS,
   MAX_TEXT,
+  MAX_TILE_URL,
   RANGES,
 } from "../../../modules/customers/settings_rules.ts";
 export type RangeField = keyof typeof RANGES;
@@ -48,6 +50,24 @@ export function countries(language: string): { code: string; name: string }[] {
 /** IANA time zones of the browser, UTC first. */
 export function timeZones(): string[] {
   return ["UTC", ...Intl.supportedValuesOf("timeZone").filter((z) => z !== "UTC")];
+}
+
+/**
+ * Checks the online basemap fields (the server's rule): an empty URL is none; a URL is an https
+ * template with {z}/{x}/{y}, and then an attribution is required.
+ */
+export function checkTiles(url: string, attribution: string): Record<string, FieldError> {
+  const out: Record<string, FieldError> = {};
+  if (!url.trim()) return out;
+  const key = checkTileUrl(url.trim());
+  if (key) {
+    out["map_tiles.url"] = key === "settings.tooLong"
+      ? { key, params: { count: MAX_TILE_URL } }
+      : { key };
+  }
+  const text = checkText(attribution, true);
+  if (text) out["map_tiles.attribution"] = text;
+  return out;
 }
 
 /** Checks a text field: required or not, at most 250 characters. */

@@ -8,6 +8,7 @@ import {
   checkPhone,
   checkText,
   checkThresholds,
+  checkTiles,
   countries,
   parseDomains,
 } from "./settings-rules.ts";
@@ -107,5 +108,14 @@ Deno.test("checkNumber() allows 6 decimals for map coordinates", () => {
   assert.deepEqual(checkNumber("46.8123551", "map_center.lat"), {
     key: "settings.decimals",
     params: { count: 6 },
+  });
+});
+
+Deno.test("checkTiles() mirrors the server's online basemap rules on the form's fields", () => {
+  assert.deepEqual(checkTiles("", ""), {});
+  assert.deepEqual(checkTiles("https://t.example.org/{z}/{x}/{y}.png", "© Example"), {});
+  assert.deepEqual(checkTiles("https://t.example.org/{z}/{x}.png", ""), {
+    "map_tiles.url": { key: "settings.invalidTileUrl" },
+    "map_tiles.attribution": { key: "settings.required" },
   });
 });

@@ -17,16 +17,19 @@ import {
 } from "maplibre-gl";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { apiHeaders } from "../lib/api.ts";
 import { cn } from "../ui/cn.ts";
 import {
   addBasemap,
   cssColor,
   offlineStyle,
+  type OnlineBasemap,
   pointsData,
   popupContent,
   syncOverlays,
 } from "./map-style.ts";
 import {
+  CLUSTER_MAX_ZOOM,
   KIND_TOKENS,
   type LegendItem,
   MAP_DEFAULTS,
@@ -34,27 +37,40 @@ import {
   type MapItemKind,
   type MapOverlay,
   type MapPoint,
-  type MapState,
   ZOOM_BY_KIND,
 } from "./map-types.ts";
+import { clusterProperties } from "./clusters.ts";
+import type { MapNetwork } from "./network.ts";
+import { MapLegend } from "./map-legend.tsx";
+import { SYMBOL_KINDS, type SymbolKind } from "./symbols.ts";
+import {
+  addNetworkLayers,
+  addNetworkTopLayers,
+  addStateLayers,
+  LAYERS,
+  NETWORK_BOTTOM,
+  paintMissingImages,
+  setNetwork,
+  stateColour,
+} from "./network-layers.ts";
 
 export * from "./map-types.ts";
 
 setWorkerUrl(workerUrl);
 
-const POINTS = "grid-points";
-const CLUSTERS = "grid-clusters";
-/** Rank of a state in a cluster: the cluster takes its worst member's colour. */
-const STATE_RANK: Readonly<Record<MapState, number>> = {
-  ok: 0,
-  unknown: 1,
-  offline: 2,
-  warning: 3,
-  critical: 4,
-};
+const POINTS = LAYERS.points;
+const CLUSTERS = LAYERS.clusters;
 
 const KINDS = Object.keys(KIND_TOKENS) as MapItemKind[];
-const STATES: readonly MapState[] = ["ok", "warning", "critical", "offline", "unknown"];
+
+/** The shapes on a map: the stations of the network, then the points' types (in SYMBOLS order). */
+function legendKinds(points: readonly MapPoint[], network?: MapNetwork | null): SymbolKind[] {
+  const present = new Set<SymbolKind>(points.map((p) => p.workType ?? "node"));
+  if (network?.places.features.some((f) => f.properties?.kind === "station")) {
+    present.add("station");
+  }
+  return SYMBOL_KINDS.filter((k) => present.has(k));
+}
 
 /** A maplibre map of grid items and uploaded layers. */
 export function GridMap({
@@ -68,7 +84,13 @@ export function GridMap({
   className,
   colorBy = "state",
   legend,
+  network,
+  basemap,
 }: {
+  /** The network drawn under the points (station, feeders, groups), from the structure. */
+  network?: MapNetwork | null;
+  /** An online basemap under everything; without one the bundled outline basemap shows. */
+  basemap?: OnlineBasemap | null;
   /** "state" colours points by their state (metering), "kind" by their kind (setup). */
   colorBy?: "state" | "kind";
   legend?: readonly LegendItem[];
@@ -89,6 +111,8 @@ export function GridMap({
   const popupRef = useRef<Popup | null>(null);
   const pointsRef = useRef(points);
   pointsRef.current = points;
+  const networkRef = useRef(network);
+  networkRef.current = network;
   const onSelectRef = useRef(onSelect);
   onSelectRef.current = onSelect;
   const [ready, setReady] = useState(false);
@@ -110,13 +134,19 @@ export function GridMap({
     try {
       map = new MapLibre({
         container,
-        style: offlineStyle(),
+        style: offlineStyle(basemap),
         center: [center?.lng ?? MAP_DEFAULTS.center.lng, center?.lat ?? MAP_DEFAULTS.center.lat],
         zoom: MAP_DEFAULTS.zoom,
         minZoom: MAP_DEFAULTS.minZoom,
         maxZoom: MAP_DEFAULTS.maxZoom,
         maxBounds: new LngLatBounds(MAP_DEFAULTS.bounds[0], MAP_DEFAULTS.bounds[1]),
-        attributionControl: false,
+        // The online basemap's attribution; the offline map has nothing to attribute.
+        attributionControl: basemap ? { compact: true } : false,
+        // The online basemap's tiles come through the product's own API, with the session.
+        transformRequest: (url) =>
+          basemap && url.startsWith(basemap.url.slice(0, basemap.url.indexOf("{")))
+            ? { url, headers: apiHeaders() }
+            : { url },
         // maplibre's own control texts, in the user's language.
         locale: {
           "NavigationControl.ZoomIn": t("map.zoomIn"),
@@ -132,46 +162,26 @@ export function GridMap({
     mapRef.current = map;
     map.addControl(new NavigationControl({ showCompass: false }), "top-right");
     map.on("load", () => {
-      const colour = (state: MapState) => cssColor(`--state-${state}`, "#5f6b78");
-      // Points coloured by state are clustered at low zoom, each cluster in its worst state.
+      const colour = stateColour;
+      // Points coloured by state: symbols by type, clustered into rings of state shares.
       const clustered = colorBy === "state";
-      const rankOf = [
-        "match",
-        ["get", "state"],
-        ...STATES.flatMap((s) => [s, STATE_RANK[s]]),
-        STATE_RANK.unknown,
-      ] as unknown as ExpressionSpecification;
       map.addSource(POINTS, {
         type: "geojson",
         data: pointsData(pointsRef.current),
         ...(clustered
           ? {
             cluster: true,
-            clusterMaxZoom: 15,
+            clusterMaxZoom: CLUSTER_MAX_ZOOM,
             clusterRadius: 36,
-            clusterProperties: { worst: ["max", rankOf] },
+            clusterProperties: clusterProperties(),
           }
           : {}),
       });
+      addNetworkLayers(map);
+      setNetwork(map, networkRef.current ?? null);
       if (clustered) {
-        map.addLayer({
-          id: CLUSTERS,
-          type: "circle",
-          source: POINTS,
-          filter: ["has", "point_count"],
-          paint: {
-            "circle-color": [
-              "match",
-              ["get", "worst"],
-              ...STATES.flatMap((s) => [STATE_RANK[s], colour(s)]),
-              colour("unknown"),
-            ] as unknown as ExpressionSpecification,
-            "circle-radius": ["step", ["get", "point_count"], 12, 10, 16, 100, 21, 1000, 27],
-            "circle-opacity": 0.85,
-            "circle-stroke-width": 3,
-            "circle-stroke-color": cssColor("--surface", "#ffffff"),
-          },
-        });
+        paintMissingImages(map);
+        addStateLayers(map, POINTS);
         map.on("click", CLUSTERS, async (event: MapLayerMouseEvent) => {
           const feature = event.features?.[0];
           const id = feature?.properties?.cluster_id as number | undefined;
@@ -183,41 +193,35 @@ export function GridMap({
         });
         map.on("mouseenter", CLUSTERS, () => (map.getCanvas().style.cursor = "pointer"));
         map.on("mouseleave", CLUSTERS, () => (map.getCanvas().style.cursor = ""));
-      }
-      map.addLayer({
-        id: POINTS,
-        type: "circle",
-        source: POINTS,
-        ...(clustered ? { filter: ["!", ["has", "point_count"]] } : {}),
-        paint: {
-          "circle-radius": [
-            "match",
-            ["get", "kind"],
-            "station",
-            10,
-            "mvFeederGroup",
-            8,
-            "lvGroup",
-            7,
-            6,
-          ],
-          "circle-color": (colorBy === "kind"
-            ? [
+      } else {
+        map.addLayer({
+          id: POINTS,
+          type: "circle",
+          source: POINTS,
+          paint: {
+            "circle-radius": [
+              "match",
+              ["get", "kind"],
+              "station",
+              10,
+              "mvFeederGroup",
+              8,
+              "lvGroup",
+              7,
+              6,
+            ],
+            "circle-color": [
               "match",
               ["get", "kind"],
               ...KINDS.flatMap((k) => [k, cssColor(KIND_TOKENS[k] ?? "--primary", "#1c5fb8")]),
               colour("unknown"),
-            ]
-            : [
-              "match",
-              ["get", "state"],
-              ...STATES.flatMap((s) => [s, colour(s)]),
-              colour("unknown"),
-            ]) as unknown as ExpressionSpecification,
-          "circle-stroke-width": 2,
-          "circle-stroke-color": cssColor("--surface", "#ffffff"),
-        },
-      });
+            ] as unknown as ExpressionSpecification,
+            "circle-stroke-width": 2,
+            "circle-stroke-color": cssColor("--surface", "#ffffff"),
+          },
+        });
+      }
+      addNetworkTopLayers(map);
       map.on("click", POINTS, (event: MapLayerMouseEvent) => {
         const id = event.features?.[0]?.properties?.id as string | undefined;
         const point = pointsRef.current.find((p) => p.id === id);
@@ -225,7 +229,10 @@ export function GridMap({
         openPopup(map, point);
         onSelectRef.current?.(point.id);
       });
-      addBasemap(map);
+      // A test hook: the e2e suite reads what is drawn (queryRenderedFeatures) from the element.
+      (container as HTMLDivElement & { gridMap?: MapLibre }).gridMap = map;
+      map.on("idle", () => container.setAttribute("data-zoom", map.getZoom().toFixed(2)));
+      if (!basemap) addBasemap(map);
       map.on("mouseenter", POINTS, () => (map.getCanvas().style.cursor = "pointer"));
       map.on("mouseleave", POINTS, () => (map.getCanvas().style.cursor = ""));
       setReady(true);
@@ -257,10 +264,16 @@ export function GridMap({
     }
   }, [points, ready, focus]);
 
-  // Uploaded layers: one source with fill, line and circle layers each.
+  // The network, as its data changes (states refresh every 30 s).
   useEffect(() => {
     const map = mapRef.current;
-    if (map && ready) syncOverlays(map, overlays, POINTS);
+    if (map && ready) setNetwork(map, network ?? null);
+  }, [network, ready]);
+
+  // Uploaded layers: one source with fill, line and circle layers each, under the network.
+  useEffect(() => {
+    const map = mapRef.current;
+    if (map && ready) syncOverlays(map, overlays, NETWORK_BOTTOM);
   }, [overlays, ready]);
 
   // Focus: go to the item at the zoom level of its kind and open its popup.
@@ -290,7 +303,23 @@ export function GridMap({
       <div className="absolute inset-0">
         <div ref={containerRef} className="h-full w-full" />
       </div>
-      {legend?.length && !failed
+      {legend?.length && !failed && colorBy === "state"
+        ? (
+          <MapLegend
+            states={network?.lines.features.some((f) => f.properties?.state === "unknown") &&
+                !legend.some((item) => "state" in item && item.state === "unknown")
+              ? [...legend, { state: "unknown", label: t("map.legend.unmeasured") }]
+              : legend}
+            kinds={legendKinds(points, network)}
+            network={{
+              mv: network?.lines.features.some((f) => f.properties?.kind === "mvFeederGroup") ??
+                false,
+              lv: network?.lines.features.some((f) => f.properties?.kind === "lvGroup") ?? false,
+            }}
+            overlays={overlays.length > 0}
+          />
+        )
+        : legend?.length && !failed
         ? (
           <ul className="absolute bottom-2 left-2 grid gap-1 rounded-md border bg-surface/90 px-2.5 py-2 text-xs shadow-sm">
             {legend.map((item) => (

@@ -12,16 +12,41 @@ export function cssColor(name: string, fallback: string): string {
   return value || fallback;
 }
 
-/** The offline style: a plain background; everything else is drawn from data. */
-export function offlineStyle(): StyleSpecification {
+/** An online basemap: a raster tile URL template with {z}/{x}/{y} and its attribution. */
+export interface OnlineBasemap {
+  url: string;
+  attribution: string;
+}
+
+/**
+ * The style: a plain background, with the online basemap's tiles when one is configured;
+ * everything else is drawn from data. Label glyphs come from the product itself
+ * (web/public/fonts, made by scripts/glyphs/build.ts), so names show offline.
+ */
+export function offlineStyle(online?: OnlineBasemap | null): StyleSpecification {
   return {
     version: 8,
-    sources: {},
-    layers: [{
-      id: "background",
-      type: "background",
-      paint: { "background-color": cssColor("--surface-muted", "#eef1f4") },
-    }],
+    glyphs: `${globalThis.location?.origin ?? ""}/fonts/{fontstack}/{range}.pbf`,
+    sources: online
+      ? {
+        "basemap-online": {
+          type: "raster",
+          tiles: [online.url],
+          tileSize: 256,
+          attribution: online.attribution,
+        },
+      }
+      : {},
+    layers: [
+      {
+        id: "background",
+        type: "background",
+        paint: { "background-color": cssColor("--surface-muted", "#eef1f4") },
+      },
+      ...(online
+        ? [{ id: "basemap-online", type: "raster" as const, source: "basemap-online" }]
+        : []),
+    ],
   };
 }
 
@@ -70,7 +95,14 @@ export function pointsData(points: readonly MapPoint[]): FeatureCollection {
     features: points.map((p) => ({
       type: "Feature",
       id: undefined,
-      properties: { id: p.id, kind: p.kind, state: p.state },
+      properties: {
+        id: p.id,
+        kind: p.kind,
+        state: p.state,
+        name: p.name,
+        ...(p.workType ? { workType: p.workType } : {}),
+        ...(p.workName ? { workName: p.workName } : {}),
+      },
       geometry: { type: "Point", coordinates: [p.longitude, p.latitude] },
     })),
   };

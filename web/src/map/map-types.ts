@@ -1,5 +1,6 @@
 /** Shapes and constants of the grid maps (spec 9), free of maplibre so tests can import them. */
 import type { FeatureCollection } from "geojson";
+import type { ElectricalWorkType } from "../../../modules/grid/contract.ts";
 
 /** Spec 9: map defaults and limits. */
 export const MAP_DEFAULTS = {
@@ -21,6 +22,33 @@ export const ZOOM_BY_KIND: Readonly<Record<MapItemKind, number>> = {
   node: 20,
 };
 
+/**
+ * Spec 9's zoom levels per element type, read as "an element is named from its own level and
+ * drawn from its parent's": the station is always drawn and named from 10; MV feeder lines are
+ * drawn from 10 and named from 13; LV group lines from 13, named from 16; electrical works stand
+ * alone (no longer clustered) from 16 and are named from 18; a node's own name (when it differs
+ * from its work's) shows from 20.
+ */
+export const ZOOM_RULES = {
+  station: { drawn: MAP_DEFAULTS.minZoom, named: ZOOM_BY_KIND.station },
+  mvFeederGroup: { drawn: ZOOM_BY_KIND.station, named: ZOOM_BY_KIND.mvFeederGroup },
+  lvGroup: { drawn: ZOOM_BY_KIND.mvFeederGroup, named: ZOOM_BY_KIND.lvGroup },
+  electricalWork: { drawn: ZOOM_BY_KIND.lvGroup, named: ZOOM_BY_KIND.electricalWork },
+  node: { drawn: ZOOM_BY_KIND.lvGroup, named: ZOOM_BY_KIND.node },
+} as const satisfies Record<MapItemKind, { drawn: number; named: number }>;
+
+/** The highest zoom at which items are still clustered (they stand alone from their level). */
+export const CLUSTER_MAX_ZOOM = ZOOM_RULES.electricalWork.drawn - 1;
+
+/** Which element kinds are drawn and named at a zoom (for the legend and tests). */
+export function visibleAt(zoom: number): { drawn: MapItemKind[]; named: MapItemKind[] } {
+  const kinds = Object.keys(ZOOM_RULES) as MapItemKind[];
+  return {
+    drawn: kinds.filter((k) => zoom >= ZOOM_RULES[k].drawn),
+    named: kinds.filter((k) => zoom >= ZOOM_RULES[k].named),
+  };
+}
+
 /** Colour names of the design system's state tokens. */
 export type MapState = "ok" | "warning" | "critical" | "offline" | "unknown";
 
@@ -34,6 +62,9 @@ export interface MapPoint {
   state: MapState;
   /** A second line in the popup, e.g. the type or the metering state (already translated). */
   detail?: string;
+  /** The electrical work's type (its symbol on the map) and name (its label). */
+  workType?: ElectricalWorkType;
+  workName?: string;
 }
 
 /** An uploaded layer to draw (a GeoJSON FeatureCollection). */

@@ -209,6 +209,10 @@ function SettingsEditor({ initial }: { initial: CustomerSettings }) {
               })}
               {text("default_map_zoom_level", t("fields.zoom"), { type: "number", hint: "5 … 24" })}
             </div>
+            {text("map_tiles.url", t("fields.tileUrl"), { hint: t("hints.tileUrl") })}
+            {text("map_tiles.attribution", t("fields.tileAttribution"), {
+              hint: t("hints.tileAttribution"),
+            })}
           </SettingsCard>
         </div>
         <div className="flex min-w-0 flex-col gap-4">

@@ -12,6 +12,7 @@ import {
   checkNumber,
   checkPhone,
   checkText,
+  checkTiles,
   type FieldError,
   type FieldErrors,
   parseDomains,
@@ -42,6 +43,8 @@ export const TEXT_FIELDS = [
   "map_center.lat",
   "map_center.lng",
   "default_map_zoom_level",
+  "map_tiles.url",
+  "map_tiles.attribution",
   "warning_thresholds.overvoltage_pct",
   "warning_thresholds.undervoltage_pct",
   "warning_thresholds.overcurrent_pct",
@@ -83,6 +86,8 @@ export function formFromSettings(s: CustomerSettings): SettingsForm {
       "map_center.lat": str(s.map_center.lat),
       "map_center.lng": str(s.map_center.lng),
       default_map_zoom_level: str(s.default_map_zoom_level),
+      "map_tiles.url": s.map_tiles?.url ?? "",
+      "map_tiles.attribution": s.map_tiles?.attribution ?? "",
       "warning_thresholds.overvoltage_pct": str(s.warning_thresholds.overvoltage_pct),
       "warning_thresholds.undervoltage_pct": str(s.warning_thresholds.undervoltage_pct),
       "warning_thresholds.overcurrent_pct": str(s.warning_thresholds.overcurrent_pct),
@@ -117,6 +122,7 @@ export function validateForm(form: SettingsForm): FieldErrors {
       "default_map_zoom_level",
       checkNumber(v.default_map_zoom_level, "default_map_zoom_level", { integer: true }),
     ],
+    ...Object.entries(checkTiles(v["map_tiles.url"], v["map_tiles.attribution"])),
     ...(
       [
         "warning_thresholds.overvoltage_pct",
@@ -159,6 +165,9 @@ export function bodyFromForm(form: SettingsForm, withApplications: boolean) {
     default_mv_nominal_voltage: parseNumber(v.default_mv_nominal_voltage),
     map_center: { lat: parseNumber(v["map_center.lat"]), lng: parseNumber(v["map_center.lng"]) },
     default_map_zoom_level: parseNumber(v.default_map_zoom_level),
+    map_tiles: v["map_tiles.url"].trim()
+      ? { url: v["map_tiles.url"].trim(), attribution: v["map_tiles.attribution"].trim() }
+      : null,
     warning_thresholds: {
       overvoltage_pct: parseNumber(v["warning_thresholds.overvoltage_pct"]),
       undervoltage_pct: parseNumber(v["warning_thresholds.undervoltage_pct"]),

@@ -18,6 +18,7 @@ import { voltageOf } from "../../lib/voltage.ts";
 import { LazyGridMap } from "../../map/lazy-grid-map.tsx";
 import type { MapFocus, MapPoint } from "../../map/map-types.ts";
 import { useMapOverlays } from "../../map/map-layers.ts";
+import { onlineBasemap, useNetwork } from "../../map/use-network.ts";
 import { Button } from "../../ui/button.tsx";
 import { cn } from "../../ui/cn.ts";
 import { EmptyState } from "../../ui/empty-state.tsx";
@@ -27,7 +28,14 @@ import { Page } from "../../ui/page.tsx";
 import { Spinner } from "../../ui/spinner.tsx";
 import { StructureMissing } from "../../ui/structure-missing.tsx";
 import { GridList } from "./grid-list.tsx";
-import { findNode, type ListFilter, listRows, mvAvailable, passesFilter } from "./logic.ts";
+import {
+  findNode,
+  type ListFilter,
+  listRows,
+  mvAvailable,
+  passesFilter,
+  statesOf,
+} from "./logic.ts";
 import {
   GRID_STATES,
   type GridState,
@@ -111,11 +119,20 @@ export function GridMonitoringPage() {
             longitude: r.node.longitude,
             state: STATE_LOOK[r.node.state].map,
             detail: `${r.node.electrical_work.name} · ${t(`states.${r.node.state}`)}`,
+            workType: r.node.electrical_work.type,
+            workName: r.node.electrical_work.name,
           }]
           : []
       ),
     [rows, t],
   );
+  // The network under the points, coloured by every node's state (the filter aside).
+  const nodeStates = useMemo(
+    () =>
+      data ? new Map([...statesOf(data)].map(([id, state]) => [id, STATE_LOOK[state].map])) : null,
+    [data],
+  );
+  const network = useNetwork(nodeStates, { lv: level === "LV" });
   const nodeCount = data ? GRID_STATES.reduce((sum, s) => sum + data.counts[s], 0) : 0;
 
   // The map goes to a node chosen in the list or opened from the URL (not to one clicked on it).
@@ -254,6 +271,8 @@ export function GridMonitoringPage() {
                 label={t("mapLabel")}
                 unavailableText={t("infrastructure:view.mapUnavailable")}
                 points={points}
+                network={network}
+                basemap={onlineBasemap(customer)}
                 overlays={overlays}
                 focus={focus}
                 center={customer.map_center}

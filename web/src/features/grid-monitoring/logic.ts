@@ -109,6 +109,17 @@ export function findNode(status: GridStatus, id: string | null): NodeStatus | nu
   return null;
 }
 
+/** Every node's state by its id (what the map's network is coloured by). */
+export function statesOf(status: GridStatus): Map<string, GridState> {
+  const out = new Map<string, GridState>();
+  for (const g of status.station_groups) {
+    for (const m of g.mv_feeder_groups) {
+      for (const l of m.lv_groups) for (const n of l.nodes) out.set(n.id, n.state);
+    }
+  }
+  return out;
+}
+
 /**
  * Whether the Medium Voltage toggle is enabled (spec 2.4): it follows the selected node when
  * the list shows it, else the grid. At MV, every listed node has MV values.

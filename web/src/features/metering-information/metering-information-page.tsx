@@ -4,7 +4,7 @@
  */
 import { CircleCheck, CircleHelp, CircleOff, CircleX, Network } from "lucide-react";
 import { useNavigate, useSearch } from "@tanstack/react-router";
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../../lib/api.ts";
 import { useSession } from "../../lib/session-atoms.ts";
@@ -14,6 +14,7 @@ import { Button } from "../../ui/button.tsx";
 import { liveState, REFRESH_MS, useLiveLoad } from "../../lib/use-live-load.ts";
 import { GridMap, type MapFocus, type MapState } from "../../map/grid-map.tsx";
 import { useMapOverlays } from "../../map/map-layers.ts";
+import { onlineBasemap, useNetwork } from "../../map/use-network.ts";
 import { cn } from "../../ui/cn.ts";
 import { EmptyState } from "../../ui/empty-state.tsx";
 import { AsyncState } from "../../ui/loader.tsx";
@@ -112,7 +113,21 @@ export function MeteringInformationPage() {
     longitude: w.longitude,
     state: LOOK[w.state].map,
     detail: t(`states.${w.state}`),
+    workType: w.type,
+    workName: w.name,
   }));
+  // The network under the works, coloured by every work's metering state at this level.
+  const workStates = useMemo(
+    () =>
+      data
+        ? new Map(
+          data.electrical_works.filter((w) => w.levels.includes(level))
+            .map((w) => [w.node_id, LOOK[w.state].map]),
+        )
+        : null,
+    [data, level],
+  );
+  const network = useNetwork(workStates, { lv: level === "LV" });
 
   return (
     <Page
@@ -186,6 +201,8 @@ export function MeteringInformationPage() {
                       label={t("mapLabel")}
                       unavailableText={t("infrastructure:view.mapUnavailable")}
                       points={points}
+                      network={network}
+                      basemap={onlineBasemap(customer)}
                       overlays={overlays}
                       focus={focus}
                       center={customer.map_center}
