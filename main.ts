@@ -185,6 +185,7 @@ export async function startPlatform(
     cells: grid.cells,
     store,
     customers: customers.service,
+  });
   const voltageEvents = voltageEventsModule({
     db,
     analytics,
@@ -196,6 +197,8 @@ export async function startPlatform(
     nominalVoltage: async (key) => {
       const pair = (await customers.service.getByKey(key))?.default_lv_nominal_voltage;
       return Number.parseFloat((pair ?? "230/400").split("/")[0] ?? "230") || 230;
+    },
+  });
   const exports = exportModule({
     db,
     analytics,
@@ -214,6 +217,7 @@ export async function startPlatform(
         numberFormat: customer?.default_number_format || "1234.56",
       };
     },
+  });
   const apiClients = apiClientsModule({
     db,
     logger: logger.child({ module: "api-clients" }),
@@ -230,6 +234,7 @@ export async function startPlatform(
       tokensPerMonth: config.apiClients.tokensPerMonth,
     },
     ratePerMinute: config.apiClients.ratePerMinute,
+  });
   const scada = scadaModule({
     db,
     bus,

@@ -194,6 +194,10 @@ export function reportAnnouncement(e: ReportFinished): Announcement {
       report_key: e.reportKey,
       report_name: e.reportName,
     },
+  };
+}
+
+/**
  * The end of an event recording's download (voltageEvents.recordingFinished) as a POWER_QUALITY
  * notification named EVENT_DOWNLOAD for the user who asked for it: state DONE (INFO) or FAILED
  * (WARNING) with the catalogue code as `counter`; `start_time` is the event's start.
@@ -213,6 +217,10 @@ export function recordingAnnouncement(e: RecordingFinished): Announcement {
       ...(e.code === null ? {} : { counter: e.code }),
     },
     productId: e.cellId,
+  };
+}
+
+/**
  * The end of an export (export.ended) as a DATA_EXPORT notification for the user who started
  * it, whatever their settings (they asked for the file): `state` DONE reads as ready to
  * download, anything else as failed (spec 2.7); `status` the file name.
@@ -225,6 +233,10 @@ export function exportAnnouncement(e: ExportEnded): Announcement {
     severity: e.state === "DONE" ? "INFO" : "WARNING",
     info: { state: e.state, status: e.fileName, start_time: e.at },
     audience: (user) => user.user_id === e.userId,
+  };
+}
+
+/**
  * A SCADA master connected or disconnected, or a profile could not listen
  * (scada.connectionChanged), as a CONNECTOR_SCADA notification: `state` the change, `status`
  * the master's address (or the port that failed), `node_name` the profile's name.
@@ -377,10 +389,13 @@ export function startProducers(deps: ProducerDeps): Producers {
     }),
     bus.subscribe("pq.reportFinished", async (e: ReportFinished) => {
       if (e.state !== "CANCELLED") await announce(reportAnnouncement(e));
+    }),
     bus.subscribe("voltageEvents.recordingFinished", async (e: RecordingFinished) => {
       await announce(recordingAnnouncement(e));
+    }),
     bus.subscribe("export.ended", async (e: ExportEnded) => {
       await announce(exportAnnouncement(e));
+    }),
     bus.subscribe("scada.connectionChanged", async (e: ScadaConnectionChanged) => {
       await announce(scadaAnnouncement(e));
     }),

@@ -61,9 +61,6 @@ function define(
   };
 }
 
-/** Modules whose screens come with a later version (their pages say so). */
-const NOT_BUILT = { built: false } as const;
-
 /** Every module of spec 2.1 with its key from docs/contracts.md. */
 export const MODULES: Readonly<Record<ModuleId, ModuleDefinition>> = {
   "user-settings": define("user-settings", "/user-settings", { key: "user-settings" }),

@@ -54,8 +54,7 @@ Deno.test("buildMegaMenu() greys out the modules not built yet, even for an admi
   const menu = buildMegaMenu(ctx(all));
   const entries = [...menu.toolset, menu.dataExport, ...menu.modules];
   const greyed = entries.filter((e) => e.denial === "not-built").map((e) => e.id).sort();
-  assert.deepEqual(greyed, [
-  ]);
+  assert.deepEqual(greyed, []);
   const denial = (id: string) => entries.find((e) => e.id === id)?.denial;
   assert.equal(denial("grid-monitoring"), null);
   assert.equal(denial("infrastructure-setup"), null);
