@@ -178,11 +178,14 @@ export class ExportRepository {
     ));
   }
 
-  async usage(): Promise<{ files: number; bytes: number }> {
+  async usage(customerKey: string): Promise<{ files: number; bytes: number }> {
     const [row] = await this.db.select({
       files: count(),
       bytes: sql<string>`coalesce(sum(${exports.sizeBytes}), 0)`,
-    }).from(exports).where(inArray(exports.status, ["FINISHED", "DOWNLOADED"]));
+    }).from(exports).where(and(
+      eq(exports.customerKey, customerKey),
+      inArray(exports.status, ["FINISHED", "DOWNLOADED"]),
+    ));
     return { files: row?.files ?? 0, bytes: Number(row?.bytes ?? 0) };
   }
 }

@@ -71,8 +71,11 @@ export function exportRoutes(service: ExportService, links: DownloadLinks): Hono
     .get(
       "/usage",
       requireApp(APP, { admin: true }),
-      doc({ summary: "Disk used by the export files (administrators)", answer: exportUsageDto }),
-      async (c) => c.json(await service.usage()),
+      doc({
+        summary: "Disk used by the customer's export files (administrators)",
+        answer: exportUsageDto,
+      }),
+      async (c) => c.json(await service.usage(c.get("tenant").key)),
     )
     .post(
       "/exports/estimate",

@@ -183,8 +183,9 @@ export class ExportService implements JobQueue<ExportJob> {
     await this.#repo.setStatus(key, "DELETED", { stage: null });
   }
 
-  usage(): Promise<ExportUsageDto> {
-    return this.#repo.usage();
+  /** The export files of a customer on disk (every user's). */
+  usage(customerKey: string): Promise<ExportUsageDto> {
+    return this.#repo.usage(customerKey);
   }
 
   /** Deletes the files whose retention ended and marks them deleted; returns how many. */

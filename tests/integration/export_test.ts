@@ -303,6 +303,7 @@ async function run(platform: TestPlatform): Promise<void> {
   );
   res = await call("GET", "/dem/usage", undefined, other.access_token);
   assert.equal(res.status, 200);
+  assert.deepEqual(res.body, { files: 0, bytes: 0 }, "another utility's usage counts its files");
 }
 
 type Call = <T>(method: string, path: string, body?: unknown, as?: string) => Promise<{
