@@ -62,3 +62,4 @@ export {
   readLimited,
 } from "./input_gate.ts";
 export { CUSTOMER_HEADER, type Tenant, tenant, type TenantDirectory } from "./tenant.ts";
+export { type JobContext, type JobQueue, JobRunner, type JobRunnerOptions } from "./jobs.ts";

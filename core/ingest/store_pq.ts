@@ -171,7 +171,9 @@ export class PqFolds {
     written: JournalPosition | null,
   ): Promise<PqChanges> {
     const changes: PqChanges = new Map();
-    const slots = [...this.#slots.keys()].filter((slot) => slot + SLOT_MS <= closedBefore);
+    // Taken before the first await: a recovery may clear what is held meanwhile.
+    const taken = [...this.#slots].filter(([slot]) => slot + SLOT_MS <= closedBefore);
+    const slots = taken.map(([slot]) => slot);
     const devices = [...this.#devices.values()];
     if (!slots.length && !devices.length) return changes;
     if (!this.#staged) {
@@ -185,8 +187,7 @@ export class PqFolds {
     await c.run("DELETE FROM pq_device_stage");
     if (slots.length) {
       const appender = await c.createAppender("pq_fold_stage", "main", "temp");
-      for (const slot of slots) {
-        const fold = this.#slots.get(slot)!;
+      for (const [slot, fold] of taken) {
         appendColumns(appender, fold.columns(slot), fold.size);
         for (const id of fold.seriesIds()) notePqChange(changes, slot, id);
       }
@@ -223,9 +224,12 @@ export class PqFolds {
       await c.run("DELETE FROM pq_fold_stage").catch(() => undefined);
       await c.run("DELETE FROM pq_device_stage").catch(() => undefined);
     }
-    for (const slot of slots) this.#slots.delete(slot);
-    // Records held while this write ran stay for the next.
-    for (const { id, row } of devices) this.#devices.delete(`${id}|${row.slot}`);
+    // What was held anew while this write ran (or after a recovery) stays for the next.
+    for (const [slot, fold] of taken) if (this.#slots.get(slot) === fold) this.#slots.delete(slot);
+    for (const record of devices) {
+      const key = `${record.id}|${record.row.slot}`;
+      if (this.#devices.get(key) === record) this.#devices.delete(key);
+    }
     return changes;
   }
 }

@@ -3,55 +3,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
-import { Aggregator, RECLOSE_MS, SLOT_GRACE_MS } from "./aggregate.ts";
+import { row, T0, withStore } from "./_store_fixtures.ts";
+import { SLOT_GRACE_MS } from "./aggregate.ts";
 import { Journal } from "./journal.ts";
 import { MeasurementStore, SLOT_MS } from "./store.ts";
 import type { MeasurementRow } from "./validate.ts";
 import { releaseNativeHandles } from "../time_series_store.ts";
-
-const T0 = Date.parse("2026-11-16T00:00:00Z");
-
-function row(ts: number, u: number, phase = 0, feeder = 1): MeasurementRow {
-  const values = {
-    p: NaN,
-    q: NaN,
-    pf: NaN,
-    thd_u: NaN,
-    thd_i: NaN,
-    f: 50,
-  };
-  return { ts, feeder, phase, u, i: 10, values, pq: null };
-}
-
-async function withStore(
-  fn: (
-    store: MeasurementStore,
-    agg: Aggregator,
-    q: (sql: string) => Promise<unknown[][]>,
-  ) => Promise<void>,
-) {
-  const dir = await mkdtemp(join(tmpdir(), "gw-store-"));
-  const instance = await DuckDBInstance.create(join(dir, "t.duckdb"));
-  // One connection each for the writer, the aggregator and readers, as the platform has them:
-  // a connection runs one statement at a time, and a reader must not land inside a group.
-  const [writer, aggregation, reader] = [
-    await instance.connect(),
-    await instance.connect(),
-    await instance.connect(),
-  ];
-  try {
-    const store = await MeasurementStore.open(writer);
-    const agg = new Aggregator(aggregation);
-    store.onSlotsTouched((slots) => agg.markDirty(slots));
-    const q = async (sql: string) => (await reader.runAndReadAll(sql)).getRows() as unknown[][];
-    await fn(store, agg, q);
-  } finally {
-    for (const c of [writer, aggregation, reader]) c.closeSync();
-    instance.closeSync();
-    await releaseNativeHandles();
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 Deno.test("MeasurementStore.append() stores a retried batch once (idempotent on cell, feeder, phase, time)", async () => {
   await withStore(async (store, _agg, q) => {
@@ -270,121 +227,6 @@ Deno.test("MeasurementStore.append() stores a cell's own PQ record once (held un
   });
 });
 
-Deno.test("Aggregator.flush() writes the RMS, min, max and count of a closed UTC slot only", async () => {
-  await withStore(async (store, agg, q) => {
-    const values = [220, 230, 240];
-    await store.append("C1", { measurements: values.map((u, k) => row(T0 + k * 20_000, u)) });
-    await store.append("C1", { measurements: [row(T0 + SLOT_MS, 231)] }); // next slot, still open below
-    const now = T0 + SLOT_MS + SLOT_GRACE_MS;
-    assert.equal(await agg.flush(now), 1);
-    const [[slot, n, rms, min, max, flagged]] = await q(
-      "SELECT epoch_ms(slot), n::INT, u_rms, u_min, u_max, flagged FROM agg_10min",
-    ) as [[bigint, number, number, number, number, boolean]];
-    assert.equal(Number(slot), T0);
-    assert.equal(n, 3);
-    assert.ok(Math.abs(rms - Math.sqrt((220 ** 2 + 230 ** 2 + 240 ** 2) / 3)) < 1e-3);
-    assert.deepEqual([min, max, flagged], [220, 240, false]);
-    assert.equal(agg.pending, 1, "the open slot waits");
-  });
-});
-
-Deno.test("Aggregator.flush() that fails rejects its caller only and is retried from the raw data", async () => {
-  await withStore(async (store, agg, q) => {
-    await store.append("C1", { measurements: [row(T0, 230), row(T0 + 20_000, 232)] });
-    const now = T0 + SLOT_MS + SLOT_GRACE_MS;
-    await q("ALTER TABLE agg_10min RENAME TO agg_away"); // the write fails, as on a full disk
-    await assert.rejects(agg.flush(now)); // no unhandled rejection: Deno would fail the test
-    await q("ALTER TABLE agg_away RENAME TO agg_10min");
-    assert.equal(await agg.flush(now), 1);
-    assert.deepEqual(await q("SELECT n::INT FROM agg_10min"), [[2]]);
-  });
-});
-
-Deno.test("Aggregator.flush() recomputes only the slot that late data touched, and leaves gaps empty", async () => {
-  await withStore(async (store, agg, q) => {
-    await store.append("C1", { measurements: [row(T0, 230), row(T0 + 2 * SLOT_MS, 230)] }); // slot 1 missing: a gap
-    await agg.flush(T0 + 4 * SLOT_MS);
-    assert.deepEqual(await q("SELECT count(*)::INT FROM agg_10min"), [[2]]);
-    await store.append("C1", { measurements: [row(T0 + 20_000, 240)] });
-    assert.equal(await agg.flush(T0 + 4 * SLOT_MS), 1);
-    const rows = await q("SELECT epoch_ms(slot), n::INT FROM agg_10min ORDER BY slot");
-    assert.deepEqual(rows.map(([s, n]) => [Number(s), n]), [[T0, 2], [T0 + 2 * SLOT_MS, 1]]);
-  });
-});
-
-Deno.test("Aggregator.flush() rewrites a slot for late data of many series at most once a minute", async () => {
-  await withStore(async (store, agg, q) => {
-    // 2,100 series (700 cells x 3 phases), more than one rewrite lists by id.
-    const cells = Array.from({ length: 700 }, (_, k) => `C${k}`);
-    const send = (ts: number, u: number) =>
-      Promise.all(
-        cells.map((cell) =>
-          store.append(cell, { measurements: [0, 1, 2].map((phase) => row(ts, u, phase)) })
-        ),
-      );
-    await send(T0, 230);
-    const closedAt = T0 + SLOT_MS + SLOT_GRACE_MS;
-    assert.equal(await agg.flush(closedAt), 1);
-    await send(T0 + 20_000, 240); // late rows of every series
-    assert.equal(await agg.flush(closedAt + 10_000), 0, "waits for the minute");
-    await store.append("C0", { measurements: [row(T0 + 40_000, 250)] });
-    assert.equal(await agg.flush(closedAt + RECLOSE_MS), 1);
-    assert.deepEqual(
-      await q("SELECT count(*)::INT, sum(n)::INT FROM agg_10min"),
-      [[2_100, 2_100 * 2 + 1]],
-    );
-    await store.append("C1", { measurements: [row(T0 + 60_000, 250)] });
-    assert.equal(await agg.flush(closedAt + RECLOSE_MS + 1), 1, "a few series go at once");
-  });
-});
-
-Deno.test("Aggregator.flush() flags a slot overlapped by a voltage event of the cell", async () => {
-  await withStore(async (store, agg, q) => {
-    await store.append("C1", { measurements: [row(T0, 230), row(T0 + SLOT_MS, 230)] });
-    await q(
-      `INSERT INTO voltage_events (cell_id, event_id, type, start_ts, end_ts, start_phase, end_phase, extreme_pct, delta_u_pct, rms_trace) VALUES ('C1', 'e1', 'DIP', make_timestamp(${
-        (T0 + SLOT_MS + 5000) * 1000
-      }),
-      make_timestamp(${(T0 + SLOT_MS + 5300) * 1000}), 'L1', 'L1', 70, NULL, NULL)`,
-    );
-    await agg.flush(T0 + 3 * SLOT_MS);
-    const rows = await q("SELECT epoch_ms(slot), flagged FROM agg_10min ORDER BY slot");
-    assert.deepEqual(rows.map(([s, f]) => [Number(s), f]), [[T0, false], [T0 + SLOT_MS, true]]);
-  });
-});
-
-Deno.test("Aggregator.flush() counts each value once when two voltage events overlap its slot", async () => {
-  await withStore(async (store, agg, q) => {
-    const dip = (id: string, start: number) => ({
-      id,
-      type: "DIP" as const,
-      start,
-      end: start + 200,
-      startPhase: "L1",
-      endPhase: "L1",
-      extremePct: 70,
-      deltaUPct: null,
-      trace: null,
-      kind: "DIP",
-      tableCell: "80-70/200-500ms",
-    });
-    await store.append("C1", {
-      measurements: [row(T0, 230), row(T0 + 20_000, 232)],
-      events: [dip("a", T0 + 1000), dip("b", T0 + 5000)],
-    });
-    await agg.flush(T0 + 2 * SLOT_MS);
-    assert.deepEqual(await q("SELECT n::INT, u_min, u_max, flagged FROM agg_10min"), [[
-      2,
-      230,
-      232,
-      true,
-    ]]);
-    agg.markDirty([T0]); // the SQL recomputation agrees
-    await agg.flush(T0 + 2 * SLOT_MS);
-    assert.deepEqual(await q("SELECT n::INT, flagged FROM agg_10min"), [[2, true]]);
-  });
-});
-
 Deno.test("MeasurementStore.append() stores events and I/O states once and flags their slot on flush", async () => {
   await withStore(async (store, agg, q) => {
     const event = {
@@ -441,53 +283,6 @@ Deno.test("MeasurementStore.append() leaves nothing of a batch behind when its t
       accepted: 1,
       duplicates: 0,
     });
-  });
-});
-
-Deno.test("Aggregator.recover() finds slots whose aggregate misses rows after a restart", async () => {
-  await withStore(async (store, agg, q) => {
-    await store.append("C1", { measurements: [row(T0, 230), row(T0 + SLOT_MS, 231)] });
-    await agg.flush(T0 + 3 * SLOT_MS);
-    await store.append("C1", { measurements: [row(T0 + 20_000, 240)] });
-    const fresh = new Aggregator((agg as unknown as { connection: never }).connection);
-    assert.equal(await fresh.recover(2, T0 + 3 * SLOT_MS), 1);
-    assert.equal(await fresh.flush(T0 + 3 * SLOT_MS), 1);
-    assert.deepEqual(await q("SELECT n::INT FROM agg_10min ORDER BY slot"), [[2], [1]]);
-  });
-});
-
-Deno.test("Aggregator.flush() rolls 10-minute slots up to hours and days weighted by their values", async () => {
-  await withStore(async (store, agg, q) => {
-    // Slot 0: three values at 230 V; slot 1: one value at 250 V; the next hour: one at 240 V.
-    await store.append("C1", {
-      measurements: [
-        row(T0, 230),
-        row(T0 + 20_000, 230),
-        row(T0 + 40_000, 230),
-        row(T0 + SLOT_MS, 250),
-        row(T0 + 6 * SLOT_MS, 240),
-      ],
-    });
-    await agg.flush(T0 + 8 * SLOT_MS);
-    const hours = await q(
-      "SELECT epoch_ms(slot), n::INT, u_rms, u_min, u_max FROM agg_1h ORDER BY slot",
-    ) as [
-      bigint,
-      number,
-      number,
-      number,
-      number,
-    ][];
-    assert.deepEqual(hours.map(([s, n]) => [Number(s), n]), [[T0, 4], [T0 + 3_600_000, 1]]);
-    assert.ok(Math.abs(hours[0]![2] - Math.sqrt((3 * 230 ** 2 + 250 ** 2) / 4)) < 1e-3);
-    assert.deepEqual([hours[0]![3], hours[0]![4]], [230, 250]);
-    assert.deepEqual(await q("SELECT epoch_ms(slot)::BIGINT, n::INT FROM agg_1d"), [[
-      BigInt(T0),
-      5,
-    ]]);
-    // The day (rolled up from its hours) is the RMS of all five 20-s values.
-    const [[dayRms]] = await q("SELECT u_rms FROM agg_1d") as [[number]];
-    assert.ok(Math.abs(dayRms - Math.sqrt((3 * 230 ** 2 + 250 ** 2 + 240 ** 2) / 5)) < 1e-3);
   });
 });
 

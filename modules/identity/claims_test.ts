@@ -43,6 +43,7 @@ function user(overrides: Partial<LoginUser> = {}): LoginUser {
     app_metadata: {},
     latest_login: null,
     email_validated: true,
+    kiosk: false,
     password_hash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA",
     disabled: false,
     ...overrides,

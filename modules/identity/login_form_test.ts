@@ -23,6 +23,7 @@ const ANNA: LoginUser = {
   app_metadata: {},
   latest_login: null,
   email_validated: false,
+  kiosk: false,
   password_hash: HASH,
   disabled: false,
 };

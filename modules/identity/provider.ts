@@ -242,7 +242,7 @@ async function interaction(
   const pageUrl = `${OIDC_PATH}/interaction/${details.uid}`;
   const params = details.params as Record<string, string | undefined>;
   if (details.prompt.name !== "login") {
-    return await grantAndFinish(provider, req, res, details);
+    return await grantAndFinish(provider, deps, req, res, details);
   }
   if (!isSubmit || req.method !== "POST") {
     const lang = pickLanguage(
@@ -277,9 +277,16 @@ function clientAddressOf(req: IncomingMessage): string | null {
   return typeof value === "string" && value ? value : null;
 }
 
+/**
+ * How long a kiosk's grant lives (its refresh tokens rotate at every renewal, up to a year in
+ * all): a wall display stays signed in while it renews at least every RefreshToken TTL.
+ */
+const KIOSK_GRANT_TTL = 365 * 24 * 3600;
+
 // The web app is a first-party client: consent is granted without asking the user.
 async function grantAndFinish(
   provider: Provider,
+  deps: ProviderDeps,
   req: IncomingMessage,
   res: ServerResponse,
   details: Awaited<ReturnType<Provider["interactionDetails"]>>,
@@ -297,6 +304,12 @@ async function grantAndFinish(
   if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
   for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {
     grant.addResourceScope(indicator, scopes.join(" "));
+  }
+  if (!grantId) {
+    const accountId = String(grant.accountId);
+    const user = await deps.users.getById(accountId.slice(accountId.lastIndexOf("|") + 1));
+    // The typings omit it: a token's own lifetime, used by save() instead of ttl.Grant.
+    if (user?.kiosk) (grant as unknown as { expiresIn: number }).expiresIn = KIOSK_GRANT_TTL;
   }
   const id = await grant.save();
   await provider.interactionFinished(req, res, { consent: { grantId: id } }, {

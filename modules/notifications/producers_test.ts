@@ -30,6 +30,7 @@ function user(id: string, appsRoles: string[], notification: unknown, extra = {}
     app_metadata: {},
     latest_login: null,
     email_validated: false,
+    kiosk: false,
     ...extra,
   } as CurrentUserDto;
 }

@@ -216,3 +216,13 @@ Deno.test("describeAccessChange() revokes on disable, delete and an admin's pass
   assert.deepEqual([enabled?.state, enabled?.revoked], ["active", false]);
   assert.equal(enabled?.at, "2026-03-02T10:00:00.400Z");
 });
+
+Deno.test("describeAccessChange() revokes a kiosk's sign-in when its kiosk choice is removed", () => {
+  const kiosk = row({ role: "user", appsRoles: ["hes:default"], appMetadata: { kiosk: true } });
+  const ended = describeAccessChange(kiosk, { ...kiosk, appMetadata: {} }, { at });
+  assert.equal(ended?.revoked, true);
+  assert.equal(ended?.state, "active");
+  assert.equal(describeAccessChange(kiosk, kiosk, { at }), null, "kept: nothing changes");
+  const granted = describeAccessChange({ ...kiosk, appMetadata: {} }, kiosk, { at });
+  assert.equal(granted, null, "granting the choice changes no token");
+});

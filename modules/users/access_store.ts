@@ -10,7 +10,9 @@ import { roleRank } from "./rules.ts";
 import { accessChanges, type UserRow, users } from "./schema.ts";
 
 /** The rights and state of a user before or after a change. */
-type AccessFacts = Pick<UserRow, "role" | "appsRoles" | "disabled">;
+type AccessFacts = Pick<UserRow, "role" | "appsRoles" | "disabled"> & {
+  appMetadata?: UserRow["appMetadata"];
+};
 
 /**
  * The event for a change of `before` into `after` (`null`: deleted), or `null` when nothing
@@ -33,7 +35,10 @@ export function describeAccessChange(
   );
   const passwordReset = opts.passwordReset === true;
   const newlyDisabled = after !== null && after.disabled && !before.disabled;
-  const revoked = after === null || newlyDisabled || passwordReset;
+  // A kiosk's long sign-in ends with its kiosk choice.
+  const kioskEnded = after?.appMetadata !== undefined && before.appMetadata.kiosk === true &&
+    after.appMetadata.kiosk !== true;
+  const revoked = after === null || newlyDisabled || passwordReset || kioskEnded;
   const enabled = after !== null && !after.disabled && before.disabled;
   if (!revoked && !rightsChanged && !enabled) return null;
   return {

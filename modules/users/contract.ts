@@ -42,6 +42,15 @@ export const MODULE_KEYS = [
   "app:io-monitoring",
 ] as const;
 
+/**
+ * Whether a user may be a kiosk (a wall display that stays signed in, without the inactivity
+ * dialog): the role `user` with no module's admin rights, so that an unattended screen can
+ * change nothing.
+ */
+export function kioskAllowed(role: Role, appsRoles: readonly string[]): boolean {
+  return role === "user" && !appsRoles.some((entry) => entry.endsWith(":admin"));
+}
+
 /** True when a name has none of the forbidden characters of spec 5. */
 export function isAllowedName(name: string): boolean {
   return !FORBIDDEN_NAME_CHARACTERS.test(name);
@@ -79,6 +88,8 @@ const userFields = {
         new Set(entries.map((e) => e.slice(0, e.lastIndexOf(":")))).size === entries.length,
       "validation.moduleAccess",
     ),
+  /** A kiosk (see kioskAllowed); absent: false for a new user, unchanged on an update. */
+  kiosk: z.boolean().optional(),
 };
 
 /** `POST /usm/users`: a new user of the customer (the caller's own when `customer_key` is absent). */
@@ -153,6 +164,8 @@ export const currentUserDto = z.object({
   latest_login: z.string().nullable(),
   /** The e-mail was confirmed through a validation link (needed for e-mail notifications). */
   email_validated: z.boolean(),
+  /** A kiosk: the web app renews its session instead of asking after inactivity. */
+  kiosk: z.boolean(),
 }).meta({ id: "CurrentUserDto" });
 export type CurrentUserDto = z.output<typeof currentUserDto>;
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { Principal } from "../../kernel/mod.ts";
+import { kioskAllowed } from "./contract.ts";
 import { wantsEmail } from "./profile.ts";
 import {
   canGrantAppRole,
@@ -98,4 +99,11 @@ Deno.test("withoutEmailValidation() clears the validation and every e-mail switc
     language: "fr",
     notification: { apps: { a: { web: true, email: false }, b: true }, email: false },
   });
+});
+
+Deno.test("kioskAllowed() only for the role user without any module's admin rights", () => {
+  assert.equal(kioskAllowed("user", ["hes:default", "app:grid-monitoring:user"]), true);
+  assert.equal(kioskAllowed("user", ["hes:default", "hes:um:admin"]), false);
+  assert.equal(kioskAllowed("admin", ["hes:default"]), false);
+  assert.equal(kioskAllowed("super-user", ["hes:default"]), false);
 });

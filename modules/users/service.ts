@@ -15,7 +15,12 @@ import {
   validationError,
 } from "../../kernel/mod.ts";
 import { describeAccessChange, saveAccessChange } from "./access_store.ts";
-import type { NewUserInput, UserListQuery, UserPageDto } from "./contract.ts";
+import {
+  kioskAllowed,
+  type NewUserInput,
+  type UserListQuery,
+  type UserPageDto,
+} from "./contract.ts";
 import type { UserAccessChanged } from "./events.ts";
 import {
   canGrantAppRole,
@@ -208,7 +213,6 @@ export class UsersService {
           ...values,
           passwordHash: hash,
           userMetadata: { language: values.language, notification: { apps: {}, email: false } },
-          appMetadata: {},
           disabled: false,
         }).returning();
         await rememberPassword(tx as unknown as Db, row!.id, hash);
@@ -344,6 +348,11 @@ export class UsersService {
     ) {
       throw new AppError("users.startPageNotReachable");
     }
+    const kiosk = fields.kiosk ?? existing?.appMetadata.kiosk === true;
+    if (kiosk && !kioskAllowed(fields.role, appsRoles)) {
+      throw validationIssue("kiosk", "validation.kioskRights");
+    }
+    const { kiosk: _was, ...appMetadata } = existing?.appMetadata ?? {};
     return {
       name: fields.name.trim(),
       email: fields.email.trim(),
@@ -352,6 +361,7 @@ export class UsersService {
       startPage: fields.start_page,
       language: fields.language,
       appsRoles,
+      appMetadata: kiosk ? { ...appMetadata, kiosk: true } : appMetadata,
     };
   }
 

@@ -37,6 +37,7 @@ export function toCurrentUser(row: UserRow): CurrentUserDto {
     app_metadata: row.appMetadata,
     latest_login: row.latestLogin?.toISOString() ?? null,
     email_validated: row.userMetadata.email_validated === true,
+    kiosk: row.appMetadata.kiosk === true,
   };
 }
 

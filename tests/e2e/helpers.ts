@@ -27,7 +27,8 @@ export const ACCOUNTS = {
   },
 } as const;
 
-export type Account = (typeof ACCOUNTS)[keyof typeof ACCOUNTS];
+/** An account that signs in (a demo account, or one a test created). */
+export type Account = { email: string; password: string; startPage: string };
 
 /** Opens `path`, is sent to the login page, signs in, and waits for the app shell. */
 export async function login(page: Page, account: Account, path = "/"): Promise<void> {

@@ -29,3 +29,35 @@ test("the session dialog appears before the token expires and Continue renews it
   await page.goto("/metering-information");
   await expect(page.getByRole("heading", { level: 1, name: "Metering Information" })).toBeVisible();
 });
+
+test("an admin makes a wall display a kiosk: it renews its session on its own, without the dialog", async ({ browser, page }) => {
+  await login(page, ACCOUNTS.admin, "/user-management");
+  await page.getByRole("button", { name: "New user" }).click();
+  const dialog = page.getByRole("dialog", { name: "New user" });
+  await dialog.getByLabel("Full name").fill("Control Room Wall");
+  await dialog.getByLabel("Email").fill("wall@demo-ew.ch");
+  await dialog.getByLabel("Access to Grid Monitoring").selectOption("user");
+  await dialog.getByLabel("Role").selectOption("admin");
+  const kiosk = dialog.getByRole("switch", { name: "Kiosk display" });
+  await expect(kiosk).toBeDisabled();
+  await expect(dialog.getByText("Only a plain user without admin rights")).toBeVisible();
+  await dialog.getByLabel("Role").selectOption("user");
+  await kiosk.click();
+  await expect(kiosk).toBeChecked();
+  await dialog.getByLabel("Password", { exact: true }).fill("Quiet-Harbor-77-Lime");
+  await dialog.getByLabel("Confirm password").fill("Quiet-Harbor-77-Lime");
+  await dialog.getByRole("button", { name: "Create user" }).click();
+  await expect(dialog).toBeHidden();
+
+  const wall = await (await browser.newContext()).newPage();
+  await login(wall, {
+    email: "wall@demo-ew.ch",
+    password: "Quiet-Harbor-77-Lime",
+    startPage: "/grid-monitoring",
+  }, "/grid-monitoring");
+  const before = await storedExpiry(wall);
+  // The 75-s token is renewed when it nears its end (the dialog would show 60 s before it).
+  await expect.poll(() => storedExpiry(wall), { timeout: 60_000 }).toBeGreaterThan(before);
+  await expect(wall.getByRole("dialog", { name: "Your session is about to end" })).toHaveCount(0);
+  await expect(wall.getByRole("heading", { level: 1, name: "Grid Monitoring" })).toBeVisible();
+});

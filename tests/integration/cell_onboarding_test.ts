@@ -97,7 +97,7 @@ async function run(platform: TestPlatform, t: Deno.TestContext) {
       );
       assert.equal(res.body.ingest_url, "http://gw.test/ingest/v1/batches");
       assert.equal(res.body.configuration_url, "http://gw.test/ingest/v1/configuration");
-      assert.equal(res.body.protocol_version, 1);
+      assert.equal(res.body.protocol_version, 2);
       assert.match(res.body.credential, /^CGWONB0001\.[A-Za-z0-9_-]{43}$/);
       cellId = res.body.cell_id;
       credential = res.body.credential;

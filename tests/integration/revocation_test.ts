@@ -11,6 +11,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { sql } from "drizzle-orm";
 import { type Platform, startPlatform } from "../../main.ts";
 import { createLogger, loadConfig } from "../../kernel/mod.ts";
 import { DEMO_USERS } from "../../modules/demo/mod.ts";
@@ -341,6 +342,59 @@ for (const kind of databaseKinds()) {
             assert.equal((await api.refresh(frieda)).status, 400);
             const fresh = await api.login("frieda@demo-ew.ch", RESET);
             assert.equal((await api.call(fresh.access_token, "GET", current(frieda))).status, 200);
+          },
+        );
+
+        await t.step(
+          "a kiosk: only a plain user, a grant of a year, renewal works; removing the choice signs it out",
+          async () => {
+            const refused = await api.call(admin, "POST", "/usm/users", {
+              ...newUser("Karl Kiosk Admin", "karl@demo-ew.ch", "admin", plain),
+              kiosk: true,
+            });
+            assert.equal(refused.status, 400, JSON.stringify(refused.body));
+            assert.deepEqual(
+              refused.body.params.issues.map((
+                f: { path: string; key: string },
+              ) => [f.path, f.key]),
+              [["kiosk", "validation.kioskRights"]],
+            );
+            const wall = newUser("Wall Display", "wall@demo-ew.ch", "user", plain);
+            // Edits without a password: a password reset would sign it out by itself.
+            const edit = { ...wall, password: undefined, password_confirmation: undefined };
+            const created = await api.call(admin, "POST", "/usm/users", { ...wall, kiosk: true });
+            assert.equal(created.status, 201, JSON.stringify(created.body));
+            assert.equal(created.body.kiosk, true);
+            const kiosk = await api.login(wall.email, STRONG);
+            const me = await api.call(kiosk.access_token, "GET", current(kiosk));
+            assert.equal(me.body.kiosk, true);
+            const grants = async (email: string) => {
+              const id = email === wall.email ? idOf(kiosk) : idOf(dieterNew!);
+              const rows = await platform.services.db.execute(
+                sql`SELECT expires_at FROM identity.oidc_payloads
+                    WHERE model = 'Grant' AND payload->>'accountId' LIKE ${"%|" + id}`,
+              );
+              const list = ((rows as { rows?: unknown[] }).rows ?? rows) as { expires_at: Date }[];
+              return list.map((r) => (new Date(r.expires_at).getTime() - Date.now()) / 86_400_000);
+            };
+            const days = await grants(wall.email);
+            assert.ok(days.length >= 1 && days.every((d) => d > 360), `kiosk grant: ${days}`);
+            const plainDays = await grants("dieter@demo-ew.ch");
+            assert.ok(plainDays.every((d) => d < 15), `a plain user's grant: ${plainDays}`);
+            const renewed = await api.refresh(kiosk);
+            assert.equal(renewed.status, 200, JSON.stringify(renewed.body));
+            const path = `/usm/users/${demo!.key}/${idOf(kiosk)}`;
+            const ended = await api.call(admin, "PUT", path, { ...edit, kiosk: false });
+            assert.equal(ended.status, 200, JSON.stringify(ended.body));
+            assert.equal(ended.body.kiosk, false);
+            assert.equal((await api.call(kiosk.access_token, "GET", current(kiosk))).status, 401);
+            const renewedTokens = { ...kiosk, refresh_token: String(renewed.body.refresh_token) };
+            assert.equal((await api.refresh(renewedTokens)).status, 400, "its sign-in ended");
+            // Kept unchanged when an update does not name it.
+            const again = await api.call(admin, "PUT", path, { ...edit, kiosk: true });
+            assert.equal(again.body.kiosk, true);
+            const kept = await api.call(admin, "PUT", path, edit);
+            assert.equal(kept.body.kiosk, true);
           },
         );
 

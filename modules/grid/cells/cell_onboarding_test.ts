@@ -61,7 +61,7 @@ Deno.test("register() stores the serial in capitals, only a hash, and answers th
     );
     assert.equal(issued.ingest_url, "https://gw.example/ingest/v1/batches");
     assert.equal(issued.configuration_url, "https://gw.example/ingest/v1/configuration");
-    assert.equal(issued.protocol_version, 1);
+    assert.equal(issued.protocol_version, 2);
     const { secret } = parseCredential(issued.credential)!;
     const [row] = await w.db.db.select().from(cellsTable)
       .where(eq(cellsTable.id, issued.cell_id));

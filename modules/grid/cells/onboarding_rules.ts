@@ -11,8 +11,11 @@ export type DeviceModel = (typeof DEVICE_MODELS)[number];
 export const REGISTRATION_TYPES = ["IN_STOCK", "WAITING_FOR_INSTALLATION"] as const;
 export type RegistrationType = (typeof REGISTRATION_TYPES)[number];
 
-/** The version of docs/ingestion-protocol.md a credential is issued for. */
-export const PROTOCOL_VERSION = 1;
+/**
+ * The newest version of docs/ingestion-protocol.md, named in the provisioning file: a new cell
+ * sends `"protocol": 2` batches (version 1 stays accepted for the deployed firmware).
+ */
+export const PROTOCOL_VERSION = 2;
 
 /**
  * Serial numbers: 3 to 40 characters, letters, digits and `-` `_` `.`, beginning and ending

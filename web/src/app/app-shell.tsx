@@ -51,7 +51,7 @@ function useDocumentTitle(moduleTitle: string | null, appName: string): void {
   }, [moduleTitle, appName]);
 }
 
-/** Spec 2.9: inactivity shows the same dialog as an expiring token. */
+/** Spec 2.9: inactivity shows the same dialog as an expiring token (never on a kiosk). */
 function useInactivityDialog(limitMinutes: number): void {
   const setExpiring = useSetAtom(sessionExpiringAtom);
   useEffect(() => watchInactivity(window, limitMinutes, () => setExpiring(true)), [
@@ -66,7 +66,7 @@ function useInactivityDialog(limitMinutes: number): void {
  */
 export function AppShell() {
   const { t } = useTranslation(["common", "modules"]);
-  const { config, customer } = useSession();
+  const { config, customer, user } = useSession();
   const access = useAccessContext();
   const location = useLocation();
   const { moduleId } = useRouteInfo();
@@ -74,7 +74,7 @@ export function AppShell() {
   const allowed = canAccess(module?.access, access, location);
   const expiring = useAtomValue(sessionExpiringAtom);
   useDocumentTitle(module ? t(`modules:${module.id}.title`) : null, config.appName);
-  useInactivityDialog(config.sessionInactivityMinutes);
+  useInactivityDialog(user.kiosk ? 0 : config.sessionInactivityMinutes);
 
   return (
     <TooltipProvider delayDuration={300}>

@@ -98,7 +98,12 @@ function watchTokens(manager: UserManager, store: AppStore): void {
   manager.events.addUserLoaded((user) => {
     oidcUser = user;
   });
-  manager.events.addAccessTokenExpiring(() => store.set(sessionExpiringAtom, true));
+  // A kiosk (a wall display) renews on its own; anyone else is asked.
+  manager.events.addAccessTokenExpiring(() =>
+    store.get(currentUserAtom)?.kiosk
+      ? void renewSession(store)
+      : store.set(sessionExpiringAtom, true)
+  );
   manager.events.addAccessTokenExpired(() => void endSession());
   manager.events.addSilentRenewError(() => void endSession());
   manager.events.addUserSignedOut(() => void endSession());

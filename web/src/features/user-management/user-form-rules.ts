@@ -3,6 +3,7 @@ import { type FieldMessage, serverErrors } from "../../lib/field-errors.ts";
 import { PASSWORD_CODE_KEYS, type PasswordChecker } from "../../lib/password-policy.ts";
 import { isValidEmail, isValidPhone, nameError } from "../../lib/user-rules.ts";
 import type { ErrorBody as ApiErrorBody } from "../../../../kernel/contract.ts";
+import { kioskAllowed } from "../../../../modules/users/contract.ts";
 import type { UserDraft } from "./users-api.ts";
 
 /** A form field, or `form` for errors that belong to no single field. */
@@ -35,6 +36,9 @@ export function validateDraft(
   }
   if (!isValidEmail(draft.email)) errors.email = { key: "validation.emailInvalid" };
   if (!isValidPhone(draft.phone, opts.country)) errors.phone = { key: "validation.phoneInvalid" };
+  if (draft.kiosk && !kioskAllowed(draft.role, draft.apps_roles)) {
+    errors.kiosk = { key: "validation.kioskRights" };
+  }
   if (draft.start_page !== null && !opts.startPages.includes(draft.start_page)) {
     errors.start_page = { key: "users.startPageNotReachable" };
   }
@@ -82,6 +86,7 @@ const FIELD_NAMES: Record<keyof UserDraft, true> = {
   start_page: true,
   language: true,
   apps_roles: true,
+  kiosk: true,
   password: true,
   password_confirmation: true,
 };

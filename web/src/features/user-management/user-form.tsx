@@ -22,6 +22,8 @@ import { PasswordStrength } from "../../ui/password-strength.tsx";
 import type { FieldMessage, UserField, UserFormErrors } from "./user-form-rules.ts";
 import type { UserDraft } from "./users-api.ts";
 import { StartPageSelect } from "../../ui/start-page-select.tsx";
+import { Switch } from "../../ui/switch.tsx";
+import { kioskAllowed } from "../../../../modules/users/contract.ts";
 
 /** Who edits: their role and module access bound what they may grant. */
 export interface Granter {
@@ -176,6 +178,12 @@ export function UserForm({
             />
           )}
         </FormField>
+        <KioskField
+          checked={draft.kiosk}
+          allowed={kioskAllowed(draft.role, draft.apps_roles)}
+          onChange={(kiosk) => set("kiosk", kiosk)}
+          error={message("kiosk")}
+        />
         {passwordSettable
           ? (
             <PasswordFields
@@ -236,6 +244,34 @@ export function UserForm({
           ? <p role="alert" className="mt-1 text-xs text-state-critical">{message("apps_roles")}</p>
           : null}
       </fieldset>
+    </div>
+  );
+}
+
+/** The kiosk choice: a wall display stays signed in, for a plain user only. */
+function KioskField({ checked, allowed, onChange, error }: {
+  checked: boolean;
+  allowed: boolean;
+  onChange: (kiosk: boolean) => void;
+  error: ReactNode;
+}) {
+  const { t } = useTranslation("users");
+  return (
+    <div className="flex items-start gap-3 rounded-md border p-3 sm:col-span-2">
+      <Switch
+        id="user-kiosk"
+        checked={checked}
+        disabled={!checked && !allowed}
+        onCheckedChange={onChange}
+        aria-describedby="user-kiosk-hint"
+      />
+      <div className="grid gap-1">
+        <label htmlFor="user-kiosk" className="text-sm font-medium">{t("fields.kiosk")}</label>
+        <p id="user-kiosk-hint" className="text-xs text-muted-foreground">
+          {allowed ? t("form.kioskHint") : t("form.kioskNotAllowed")}
+        </p>
+        {error ? <p role="alert" className="text-xs text-state-critical">{error}</p> : null}
+      </div>
     </div>
   );
 }

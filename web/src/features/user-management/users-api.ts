@@ -18,6 +18,8 @@ export interface UserDraft {
   start_page: string | null;
   language: string;
   apps_roles: string[];
+  /** A wall display that stays signed in (modules/users/contract.ts kioskAllowed). */
+  kiosk: boolean;
   password: string;
   password_confirmation: string;
 }
@@ -32,6 +34,7 @@ export function emptyDraft(language: string): UserDraft {
     start_page: null,
     language,
     apps_roles: ["hes:default"],
+    kiosk: false,
     password: "",
     password_confirmation: "",
   };
@@ -47,6 +50,7 @@ export function draftOf(user: ManagedUser): UserDraft {
     start_page: user.start_page,
     language: user.language,
     apps_roles: user.apps_roles,
+    kiosk: user.kiosk,
     password: "",
     password_confirmation: "",
   };
@@ -64,6 +68,7 @@ function body(draft: UserDraft) {
     start_page: draft.start_page,
     language: draft.language,
     apps_roles: draft.apps_roles,
+    kiosk: draft.kiosk,
     ...password,
   };
 }

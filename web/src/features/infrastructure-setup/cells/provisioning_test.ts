@@ -11,7 +11,7 @@ const cell = (serial: string, id: string): CellCredentialDto => ({
   issued_at: "2026-11-22T09:15:02.123Z",
   ingest_url: "https://gw.example.ch/ingest/v1/batches",
   configuration_url: "https://gw.example.ch/ingest/v1/configuration",
-  protocol_version: 1,
+  protocol_version: 2,
 });
 
 Deno.test("provisioningFile() of one cell names it by serial and holds URL, credential and header", () => {
@@ -22,7 +22,7 @@ Deno.test("provisioningFile() of one cell names it by serial and holds URL, cred
   assert.equal(json.ingest_url, "https://gw.example.ch/ingest/v1/batches");
   assert.equal(json.credential, "CGW20260100.abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG");
   assert.equal(json.authorization, `Bearer ${json.credential}`);
-  assert.equal(json.protocol_version, 1);
+  assert.equal(json.protocol_version, 2);
 });
 
 Deno.test("provisioningFile() of an import lists every cell under `cells`", () => {

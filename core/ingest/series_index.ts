@@ -1,0 +1,216 @@
+/**
+ * The measurement store's memory of its file: series ids, per-series watermarks (newest stored
+ * row, newest PQ record), per-cell I/O marks and the newest values. It decides cheaply what may
+ * be a duplicate: only rows at or below their watermark are looked up in DuckDB.
+ */
+import type { DuckDBConnection } from "@duckdb/node-api";
+import { LatestValues } from "../monitoring/latest.ts";
+import {
+  type Accepted,
+  type NewSeries,
+  type Prepared,
+  type PreviousMarks,
+  SLOT_MS,
+  type ValidBatch,
+} from "./store_group.ts";
+
+/** Series ids and watermarks of one store. */
+export class SeriesIndex {
+  readonly #seriesIds = new Map<string, number>();
+  /** Per cell, the series id of slot (feeder - 1) * 4 + phase (0: none yet): the hot lookup. */
+  readonly #cellSeries = new Map<string, Int32Array>();
+  readonly #watermarks = new Map<number, number>();
+  /**
+   * Per series, the newest slot whose PQ record is stored or folded (known for the series with
+   * recent records): a newer record is new, others are looked up.
+   */
+  readonly #pqMarks = new Map<number, number>();
+  /** Newest stored I/O state per cell: newer states cannot be duplicates. */
+  readonly #ioMarks = new Map<string, number>();
+  #nextSeriesId = 1;
+  /** The newest value of every series, for live status without a query. */
+  readonly latest = new LatestValues();
+
+  /** Loads series ids, watermarks and the latest values from the file. */
+  async load(connection: DuckDBConnection): Promise<void> {
+    this.#seriesIds.clear();
+    this.#cellSeries.clear();
+    this.#watermarks.clear();
+    this.#pqMarks.clear();
+    this.#ioMarks.clear();
+    this.#nextSeriesId = 1;
+    const series = await connection.runAndReadAll(
+      "SELECT series_id, cell_id, feeder, phase FROM series",
+    );
+    for (
+      const [id, cell, feeder, phase] of series.getRows() as [number, string, number, number][]
+    ) {
+      this.#setSeries(cell, feeder, phase, id);
+      this.#nextSeriesId = Math.max(this.#nextSeriesId, id + 1);
+    }
+    const marks = await connection.runAndReadAll(
+      "SELECT series_id, epoch_ms(max(ts)) FROM raw_measurements GROUP BY series_id",
+    );
+    for (const [id, ts] of marks.getRows() as [number, bigint | number][]) {
+      this.#watermarks.set(id, Number(ts));
+    }
+    // Recent series only: a series without a mark has its records looked up.
+    const pqMarks = await connection.runAndReadAll(
+      `SELECT series_id, epoch_ms(max(slot)) FROM pq_10min
+       WHERE slot >= (SELECT max(slot) FROM pq_10min) - INTERVAL 2 DAY GROUP BY series_id`,
+    );
+    for (const [id, slot] of pqMarks.getRows() as [number, bigint | number][]) {
+      this.#pqMarks.set(id, Number(slot));
+    }
+    const ioMarks = await connection.runAndReadAll(
+      "SELECT cell_id, epoch_ms(max(ts)) FROM io_states GROUP BY cell_id",
+    );
+    for (const [cell, ts] of ioMarks.getRows() as [string, bigint | number][]) {
+      this.#ioMarks.set(cell, Number(ts));
+    }
+    const recent = await connection.runAndReadAll(
+      `SELECT series_id, epoch_ms(max(ts)), arg_max(u, ts), arg_max(i, ts) FROM raw_measurements
+       WHERE ts >= (SELECT max(ts) FROM raw_measurements) - INTERVAL 10 MINUTE GROUP BY series_id`,
+    );
+    for (
+      const [id, ts, u, i] of recent.getRows() as [number, bigint, number | null, number | null][]
+    ) {
+      this.latest.update(id, Number(ts), u ?? NaN, i ?? NaN);
+    }
+  }
+
+  /** How many series (cell, feeder, phase) have sent data. */
+  get size(): number {
+    return this.#seriesIds.size;
+  }
+
+  /** The series id of (cell, feeder, phase), or undefined when it never sent data. */
+  seriesId(cellId: string, feeder: number, phase: number): number | undefined {
+    return this.#seriesIds.get(`${cellId}|${feeder}|${phase}`);
+  }
+
+  /** The series id of (cell, feeder, phase), or 0 when it never sent data (the hot path). */
+  knownId(cellId: string, feeder: number, phase: number): number {
+    return this.#cellSeries.get(cellId)?.[(feeder - 1) * 4 + phase] ?? 0;
+  }
+
+  /** The newest stored timestamp of any series (epoch ms), or null when the store is empty. */
+  newestTimestamp(): number | null {
+    let newest = -Infinity;
+    for (const ts of this.#watermarks.values()) if (ts > newest) newest = ts;
+    return Number.isFinite(newest) ? newest : null;
+  }
+
+  /** Series ids for a group's rows and records; a series seen first gets the next id. */
+  prepare(group: readonly { cellId: string; batch: ValidBatch }[], newSeries: NewSeries[]) {
+    const idOf = (cellId: string, feeder: number, phase: number) => {
+      let id = this.knownId(cellId, feeder, phase) || undefined;
+      if (id === undefined) {
+        id = this.#nextSeriesId++;
+        this.#setSeries(cellId, feeder, phase, id);
+        newSeries.push([`${cellId}|${feeder}|${phase}`, id, cellId, feeder, phase]);
+        // A series new to the file has no PQ record: its first needs no lookup.
+        this.#pqMarks.set(id, -Infinity);
+      }
+      return id;
+    };
+    return group.map(({ cellId, batch }): Prepared => {
+      const rows = batch.measurements;
+      const ids = new Int32Array(rows.length);
+      for (let k = 0; k < rows.length; k++) ids[k] = idOf(cellId, rows[k]!.feeder, rows[k]!.phase);
+      const pq = batch.pq ?? [];
+      const pqIds = new Int32Array(pq.length);
+      for (let k = 0; k < pq.length; k++) pqIds[k] = idOf(cellId, pq[k]!.feeder, pq[k]!.phase);
+      return {
+        cellId,
+        rows,
+        ids,
+        pq,
+        pqIds,
+        events: [...(batch.events ?? [])],
+        io: [...(batch.io ?? [])],
+      };
+    });
+  }
+
+  /** Nothing of a group was stored: the series ids it handed out are free again. */
+  forget(newSeries: readonly NewSeries[]): void {
+    for (const [key, id, cellId, feeder, phase] of newSeries) {
+      this.#seriesIds.delete(key);
+      this.#pqMarks.delete(id);
+      const slots = this.#cellSeries.get(cellId);
+      if (slots) slots[(feeder - 1) * 4 + phase] = 0;
+    }
+    this.#nextSeriesId -= newSeries.length;
+  }
+
+  /**
+   * Notes that `seriesId` has a PQ record (stored or folded) for `slot`. A series without a
+   * known mark stays unknown: it may hold older records, so its records are looked up.
+   */
+  markPq(seriesId: number, slot: number): void {
+    const mark = this.#pqMarks.get(seriesId);
+    if (mark !== undefined && slot > mark) this.#pqMarks.set(seriesId, slot);
+  }
+
+  /** Whether a PQ record of `seriesId` for `slot` may be stored already (or folded). */
+  pqMayExist(seriesId: number, slot: number): boolean {
+    return !(slot > (this.#pqMarks.get(seriesId) ?? Infinity));
+  }
+
+  /** The watermark of a series (its newest stored row), undefined when it has none. */
+  watermark(seriesId: number): number | undefined {
+    return this.#watermarks.get(seriesId);
+  }
+
+  /** The newest stored I/O state of a cell. */
+  ioMark(cellId: string): number {
+    return this.#ioMarks.get(cellId) ?? -Infinity;
+  }
+
+  /**
+   * Whether a batch needs a DuckDB lookup: rows at or below their watermark, PQ records at or
+   * below theirs (or of a series without one), events, old I/O states.
+   */
+  needsLookup(p: Prepared): boolean {
+    if (p.events.length) return true;
+    for (let k = 0; k < p.pq.length; k++) {
+      if (this.pqMayExist(p.pqIds[k]!, p.pq[k]!.slot)) return true;
+    }
+    for (let k = 0; k < p.rows.length; k++) {
+      const mark = this.#watermarks.get(p.ids[k]!);
+      if (mark !== undefined && p.rows[k]!.ts <= mark) return true;
+    }
+    const ioMark = this.ioMark(p.cellId);
+    return p.io.some((s) => s.ts <= ioMark);
+  }
+
+  /** Moves watermarks, I/O marks and latest values; returns each touched series' mark before. */
+  remember(accepted: readonly Accepted[]): PreviousMarks {
+    const previous: PreviousMarks = new Map();
+    for (const a of accepted) {
+      for (let k = 0; k < a.rows.length; k++) {
+        const id = a.ids[k]!;
+        const row = a.rows[k]!;
+        const mark = this.#watermarks.get(id);
+        if (!previous.has(id)) previous.set(id, mark);
+        if (row.ts > (mark ?? -Infinity)) this.#watermarks.set(id, row.ts);
+        this.latest.update(id, row.ts, row.u, row.i);
+        // Its fold makes a record of the slot: a device record of it is then looked up.
+        if (row.pq) this.markPq(id, row.ts - (row.ts % SLOT_MS));
+      }
+      a.pq.rows.forEach((record, k) => this.markPq(a.pq.ids[k]!, record.slot));
+      for (const s of a.io) {
+        if (s.ts > this.ioMark(a.cellId)) this.#ioMarks.set(a.cellId, s.ts);
+      }
+    }
+    return previous;
+  }
+
+  #setSeries(cellId: string, feeder: number, phase: number, id: number): void {
+    this.#seriesIds.set(`${cellId}|${feeder}|${phase}`, id);
+    let slots = this.#cellSeries.get(cellId);
+    if (!slots) this.#cellSeries.set(cellId, slots = new Int32Array(24));
+    slots[(feeder - 1) * 4 + phase] = id;
+  }
+}
