@@ -325,7 +325,7 @@ const pct = z.coerce.number().min(0).max(200);
 /** The filters' fields, shared by the list, the tables and the plot. */
 const filterFields = {
   /** One node; absent: the whole grid. */
-  node: z.string().max(64).optional(),
+  node: z.string().regex(/^[\w-]{1,64}$/, "validation.invalidValue").optional(),
   type: z.enum(EVENT_TYPES).optional(),
   phase: z.enum(EVENT_PHASES).optional(),
   from: isoTime.optional(),

@@ -147,6 +147,7 @@ export class RecordingsService {
 
   /** The cell's open request `id`, or 404 (another cell's id too). */
   async #open(cellId: string, id: string): Promise<Row> {
+    if (!/^[0-9a-f-]{36}$/.test(id)) throw new AppError("common.notFound");
     const [row] = await this.deps.db.select().from(recordings)
       .where(and(eq(recordings.id, id), eq(recordings.cellId, cellId)));
     if (!row) throw new AppError("common.notFound");

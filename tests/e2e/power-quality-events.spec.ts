@@ -59,6 +59,10 @@ test("a user opens an event, requests its recording and downloads it", async ({ 
   const downloaded = page.getByTestId("recordings-list");
   await expect(downloaded.getByText("Downloaded")).toBeVisible();
 
+  await page.getByRole("tab", { name: "Grid events" }).click();
+  await expect(page).toHaveURL(/#grid-events$/);
+  await expect(page.getByTestId("grid-events")).toBeVisible();
+
   await page.getByRole("tab", { name: "Magnitude-duration" }).click();
   await expect(page.getByTestId("magnitude-plot").locator("circle").first()).toBeVisible();
   await shot(page, "pq-events-plot", { fullPage: true });

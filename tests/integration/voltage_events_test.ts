@@ -31,6 +31,12 @@ import {
   type TestPlatform,
 } from "../helpers/platform.ts";
 import type { RecordingPageDto } from "../../modules/voltage_events/contract.ts";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startPlatform } from "../../main.ts";
+import { createLogger, loadConfig } from "../../kernel/mod.ts";
+import { loginWithPassword } from "../helpers/oidc_login.ts";
 
 const [USER] = DEMO_USERS;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -490,3 +496,93 @@ for (const kind of databaseKinds()) {
     },
   });
 }
+
+Deno.test({
+  name: "pqe on pglite: a recording request survives a restart; a download late at start is 518",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dataDir = await mkdtemp(join(tmpdir(), "gridwatch-pqe-restart-"));
+    const start = async () => {
+      const platform = await startPlatform(
+        loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: TEST_BASE_URL, LOG_LEVEL: "error" }),
+        createLogger("error"),
+      );
+      const appFetch = ((url: string | URL | Request, init?: RequestInit) =>
+        Promise.resolve(platform.app.fetch(new Request(url, init)))) as typeof fetch;
+      const token = (await loginWithPassword(appFetch, TEST_BASE_URL, USER.email, USER.password))
+        .access_token;
+      const call = (path: string, init: RequestInit = {}) =>
+        appFetch(`${TEST_BASE_URL}${path}`, {
+          ...init,
+          headers: { ...init.headers, authorization: `Bearer ${token}` },
+        });
+      return { platform, appFetch, call };
+    };
+    try {
+      const first = await start();
+      const works = await (await first.call("/pqe/electrical-works")).json() as EventWorksDto;
+      const ids = works.electrical_works.flatMap((w) =>
+        w.nodes
+      ).flatMap((n) => n.cell_id ? [n.cell_id] : []);
+      const good = await simCell(first.platform as TestPlatform, ids[0]!, "GOOD");
+      const late = await simCell(first.platform as TestPlatform, ids[1]!, "TIMEOUT");
+      const now = Date.now();
+      const keys: string[] = [];
+      for (const cell of [good, late]) {
+        const dip = simulatedDip(cell, now - 3_600_000);
+        const res = await first.appFetch(`${TEST_BASE_URL}/ingest/v1/batches`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            authorization: `Bearer ${cell.credential}`,
+          },
+          body: JSON.stringify({ batch_id: `restart-${cell.cellId}`, events: [dip] }),
+        });
+        assert.equal(res.status, 200, await res.text());
+        await first.platform.services.measurements.flush?.();
+        const list = await (await first.call("/pqe/events")).json() as EventPageDto;
+        const key = list.events.find((e) =>
+          e.event_id === dip.id
+        )!.key;
+        keys.push(key);
+        const req = await first.call(`/pqe/events/${key}/recording`, { method: "POST" });
+        assert.equal(req.status, 202);
+      }
+      // The silent cell picks its command up; its deadline then passes while the process is down.
+      await answerRecordingCommands({
+        baseUrl: TEST_BASE_URL,
+        cell: late,
+        seed: 42,
+        fetch: first.appFetch,
+      });
+      await first.platform.services.db.execute(sql`
+        UPDATE voltage_events.recordings SET deadline_at = now() - interval '1 second'
+        WHERE status = 'DOWNLOADING'`);
+      await first.platform.close();
+
+      const second = await start();
+      try {
+        const state = async (key: string) =>
+          ((await (await second.call(`/pqe/events/${key}`)).json()) as EventDetailDto).event
+            .recording;
+        // The sweep at start failed the late download; the untouched request is still open.
+        const lateState = await state(keys[1]!);
+        assert.deepEqual([lateState?.status, lateState?.code], ["FAILED", 518]);
+        assert.equal((await state(keys[0]!))?.status, "REQUESTED");
+        const outcome = await answerRecordingCommands({
+          baseUrl: TEST_BASE_URL,
+          cell: good,
+          seed: 42,
+          fetch: second.appFetch,
+        });
+        assert.deepEqual([...outcome.values()], ["UPLOADED"]);
+        assert.equal((await state(keys[0]!))?.status, "DOWNLOADED");
+      } finally {
+        await second.platform.close();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  },
+});
