@@ -123,6 +123,14 @@ test.describe("grid map", () => {
       ]
     ) await expect(legend).toContainText(text);
     await expect(page.getByTestId("map-legend-zoom")).toContainText("Names from zoom 10");
+    // Closed, the legend stays closed on the next visit until opened again.
+    await legend.getByRole("button", { name: "Legend" }).click();
+    await expect(legend).not.toContainText("Colour: state");
+    await page.reload();
+    await expect(page.getByTestId("grid-map")).toHaveAttribute("data-ready", "true");
+    await expect(page.getByTestId("map-legend")).not.toContainText("Colour: state");
+    await page.getByTestId("map-legend").getByRole("button", { name: "Legend" }).click();
+    await expect(page.getByTestId("map-legend")).toContainText("Colour: state");
 
     // Zoomed out: the grid as rings whose shares add up to the member count, no names yet.
     await view(page, SUBSTATION, 11);
