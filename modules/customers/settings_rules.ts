@@ -342,6 +342,11 @@ export function isTimeZone(zone: string): boolean {
 
 /** The longest tile URL template accepted. */
 export const MAX_TILE_URL = 2000;
+/** The placeholders of `settings.invalidTileUrl` (braces cannot stand in a message text). */
+export const TILE_URL_PARAMS = {
+  placeholders: "{z}/{x}/{y}",
+  example: "https://tiles.example.org/{z}/{x}/{y}.png",
+};
 
 /**
  * Checks an online basemap's tile URL template: an https URL of at most 2000 characters with
@@ -387,9 +392,14 @@ const mapTiles = z.object({
   if (!url) return null;
   const urlError = checkTileUrl(url);
   if (urlError) {
-    fail(ctx, urlError, urlError === "settings.tooLong" ? { count: MAX_TILE_URL } : undefined, [
-      "url",
-    ]);
+    fail(
+      ctx,
+      urlError,
+      urlError === "settings.tooLong" ? { count: MAX_TILE_URL } : TILE_URL_PARAMS,
+      [
+        "url",
+      ],
+    );
   }
   if (!attribution) fail(ctx, "settings.required", undefined, ["attribution"]);
   else if (attribution.length > MAX_TEXT) {

@@ -123,6 +123,14 @@ test.describe("grid map", () => {
       ]
     ) await expect(legend).toContainText(text);
     await expect(page.getByTestId("map-legend-zoom")).toContainText("Names from zoom 10");
+    // Closed, the legend stays closed on the next visit until opened again.
+    await legend.getByRole("button", { name: "Legend" }).click();
+    await expect(legend).not.toContainText("Colour: state");
+    await page.reload();
+    await expect(page.getByTestId("grid-map")).toHaveAttribute("data-ready", "true");
+    await expect(page.getByTestId("map-legend")).not.toContainText("Colour: state");
+    await page.getByTestId("map-legend").getByRole("button", { name: "Legend" }).click();
+    await expect(page.getByTestId("map-legend")).toContainText("Colour: state");
 
     // Zoomed out: the grid as rings whose shares add up to the member count, no names yet.
     await view(page, SUBSTATION, 11);
@@ -199,5 +207,51 @@ test.describe("grid map", () => {
     expect(glyphs.length).toBeGreaterThan(0);
     expect(glyphs.every((s) => s === 200)).toBe(true);
     expect(outside).toEqual([]);
+  });
+
+  test("an online basemap set in Global Settings is checked, drawn under the network through the product, and removable", async ({ page }) => {
+    const url = page.getByLabel("Online basemap: tile URL template (optional)");
+    const attribution = page.getByLabel("Online basemap: attribution");
+    const save = async () => {
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+    };
+    await login(page, ACCOUNTS.admin, "/global-settings");
+    await expect(url).toHaveValue("");
+    // The form refuses what the server refuses.
+    await url.fill("http://tiles.example.org/{z}/{x}.png");
+    await save();
+    await expect(
+      page.getByText(
+        "Enter an https URL template containing {z}/{x}/{y}, e.g. https://tiles.example.org/{z}/{x}/{y}.png.",
+      ),
+    ).toBeVisible();
+    try {
+      // Nothing listens there: the tiles fail, the map still draws the network.
+      await url.fill("https://127.0.0.1:9/{z}/{x}/{y}.png");
+      await attribution.fill("© Test tiles");
+      await save();
+      await expect(page.getByText("Settings saved.", { exact: true })).toBeVisible();
+
+      const outside: string[] = [];
+      const tiles: string[] = [];
+      page.on("request", (r) => {
+        const u = new URL(r.url());
+        if (u.hostname !== "localhost") outside.push(r.url());
+        if (u.pathname.includes("/map-tiles/")) tiles.push(u.pathname);
+      });
+      await page.goto("/grid-monitoring?voltage=lv");
+      await expect(page.getByTestId("grid-map")).toHaveAttribute("data-ready", "true");
+      await expect(page.getByTestId("grid-map")).toContainText("© Test tiles");
+      await expect.poll(() => tiles.length).toBeGreaterThan(0);
+      expect(tiles[0]).toMatch(/^\/csm\/customers\/[^/]+\/map-tiles\/\d+\/\d+\/\d+$/);
+      expect(outside).toEqual([]);
+      expect(await withMap<boolean>(page, `return !!map.getLayer("basemap-online")`)).toBe(true);
+    } finally {
+      await page.goto("/global-settings");
+      await url.fill("");
+      await attribution.fill("");
+      await save();
+      await expect(page.getByText("Settings saved.", { exact: true })).toBeVisible();
+    }
   });
 });

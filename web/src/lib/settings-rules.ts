@@ -23,6 +23,7 @@ import {
   MAX_TEXT,
   MAX_TILE_URL,
   RANGES,
+  TILE_URL_PARAMS,
 } from "../../../modules/customers/settings_rules.ts";
 export type RangeField = keyof typeof RANGES;
 /** Logo uploads: JPEG or PNG, at most 3 MB, 512x512 recommended (spec 5). */
@@ -63,7 +64,7 @@ export function checkTiles(url: string, attribution: string): Record<string, Fie
   if (key) {
     out["map_tiles.url"] = key === "settings.tooLong"
       ? { key, params: { count: MAX_TILE_URL } }
-      : { key };
+      : { key, params: TILE_URL_PARAMS };
   }
   const text = checkText(attribution, true);
   if (text) out["map_tiles.attribution"] = text;

@@ -115,7 +115,10 @@ Deno.test("checkTiles() mirrors the server's online basemap rules on the form's 
   assert.deepEqual(checkTiles("", ""), {});
   assert.deepEqual(checkTiles("https://t.example.org/{z}/{x}/{y}.png", "© Example"), {});
   assert.deepEqual(checkTiles("https://t.example.org/{z}/{x}.png", ""), {
-    "map_tiles.url": { key: "settings.invalidTileUrl" },
+    "map_tiles.url": {
+      key: "settings.invalidTileUrl",
+      params: { placeholders: "{z}/{x}/{y}", example: "https://tiles.example.org/{z}/{x}/{y}.png" },
+    },
     "map_tiles.attribution": { key: "settings.required" },
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The legend of a map coloured by state: what each colour (state), shape (element type), line
  * (MV feeder, LV grid), ring and size (clusters) means, and from which zoom names show.
- * Collapsible; open by default.
+ * Collapsible (remembered in the browser); open by default.
  */
 import { ChevronDown, ChevronUp } from "lucide-react";
 import { type ReactNode, useState } from "react";
@@ -11,6 +11,8 @@ import { type LegendItem, type MapState, ZOOM_RULES } from "./map-types.ts";
 import { type SymbolKind, SYMBOLS } from "./symbols.ts";
 
 const state = (s: MapState) => `var(--state-${s})`;
+/** Whether the user closed the legend (it stays closed on every map until opened again). */
+const LEGEND_KEY = "gw.map.legend";
 
 function Shape({ kind, fill = "var(--muted-foreground)" }: { kind: SymbolKind; fill?: string }) {
   const size = SYMBOLS[kind].size;
@@ -87,7 +89,21 @@ export function MapLegend({
   overlays: boolean;
 }) {
   const { t } = useTranslation(["common", "infrastructure"]);
-  const [open, setOpen] = useState(true);
+  const [open, setOpenState] = useState(() => {
+    try {
+      return window.localStorage.getItem(LEGEND_KEY) !== "closed";
+    } catch {
+      return true;
+    }
+  });
+  const setOpen = (next: boolean) => {
+    setOpenState(next);
+    try {
+      window.localStorage.setItem(LEGEND_KEY, next ? "open" : "closed");
+    } catch {
+      // Remembering is a convenience only.
+    }
+  };
   const line = (width: number, colour: string, dashed = false) => (
     <svg aria-hidden width={24} height={10} className="shrink-0">
       <line
