@@ -1,4 +1,5 @@
 /** The csm calls of spec 7 and the settings calls (docs/contracts.md, "Settings calls"). */
+import { proxyTile } from "./tile_proxy.ts";
 import { Hono } from "hono";
 import { z } from "zod";
 import { type AppEnv, AppError, doc, readLimited, requireApp, validate } from "../../kernel/mod.ts";
@@ -147,46 +148,3 @@ export function customerRoutes(service: CustomersService): Hono<AppEnv> {
 }
 
 const customers = z.array(customerDto);
-
-/** The largest tile passed on, and how long the tile server may take. */
-const MAX_TILE_BYTES = 2 * 1024 * 1024;
-const TILE_TIMEOUT_MS = 10_000;
-
-/**
- * Fetches a tile of the online basemap for the browser, so that the web app talks to its own
- * origin only (its Content-Security-Policy stays `'self'`): images only, at most 2 MB, 10 s;
- * anything else answers 503.
- */
-async function proxyTile(url: string): Promise<Response> {
-  const unavailable = () => new AppError("common.serviceUnavailable");
-  let upstream: Response;
-  try {
-    upstream = await fetch(url, {
-      signal: AbortSignal.timeout(TILE_TIMEOUT_MS),
-      redirect: "follow",
-      headers: { Accept: "image/*" },
-    });
-  } catch {
-    throw unavailable();
-  }
-  const type = upstream.headers.get("content-type") ?? "";
-  if (!upstream.ok || !/^image\/(png|jpeg|webp)\b/i.test(type)) {
-    await upstream.body?.cancel();
-    throw unavailable();
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of upstream.body ?? []) {
-      size += chunk.byteLength;
-      if (size > MAX_TILE_BYTES) throw unavailable();
-      chunks.push(chunk);
-    }
-  } catch {
-    await upstream.body?.cancel().catch(() => {});
-    throw unavailable();
-  }
-  return new Response(new Blob(chunks as Uint8Array<ArrayBuffer>[]), {
-    headers: { "Content-Type": type, "Cache-Control": "private, max-age=86400" },
-  });
-}
