@@ -217,6 +217,7 @@ export function recordingAnnouncement(e: RecordingFinished): Announcement {
       ...(e.code === null ? {} : { counter: e.code }),
     },
     productId: e.cellId,
+    audience: (user) => user.user_id === e.userId,
   };
 }
 

@@ -31,7 +31,13 @@ export function voltageEventsRoutes(
   recordings: RecordingsService,
 ): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.use("*", requireApp("app:power-quality"));
+  app.use("*", requireApp("app:power-quality"), async (c, next) => {
+    // A customer whose applications do not list power quality has no events to show.
+    if (!c.get("tenant").applications.includes("app:power-quality")) {
+      throw new AppError("common.forbidden", { key: "app:power-quality" });
+    }
+    await next();
+  });
   return app
     .get(
       "/electrical-works",

@@ -114,6 +114,16 @@ const acm = (ok: number) => (c: Caller) => (!signedIn(c) ? 401 : apiClientsAdmin
 const scadaAdmin = (ok: number) => (c: Caller) =>
   !signedIn(c) ? 401 : c === "admin" || c === "super-admin" || c === "other-admin" ? ok : 403;
 
+/**
+ * Power quality (reports /pqm, events /pqe): holders of app:power-quality (every demo account
+ * but the operator) of a customer whose applications list it (not the other utility); limit
+ * sets are changed by its admins. Keys name no report or event.
+ */
+const pq = (ok: number) => (c: Caller) =>
+  !signedIn(c) ? 401 : c === "operator" || c === "other-admin" ? 403 : ok;
+const pqAdmin = (ok: number) => (c: Caller) =>
+  !signedIn(c) ? 401 : c === "admin" || c === "super-admin" ? ok : 403;
+
 /** Expected status per route ("METHOD /path" as Hono lists it). */
 const EXPECTED: Record<string, Rule> = {
   "GET /csm/customers": (c) => (signedIn(c) ? 200 : 401),
@@ -303,6 +313,33 @@ const EXPECTED: Record<string, Rule> = {
   "GET /scm/profiles/:id/points": scadaAdmin(404),
   "PUT /scm/profiles/:id/points": scadaAdmin(400),
   "POST /scm/profiles/:id/points/generate": scadaAdmin(404),
+  // Power-quality reports (/pqm) and events (/pqe).
+  "GET /pqm/electrical-works": pq(200),
+  "POST /pqm/reports": pq(400),
+  "GET /pqm/reports": pq(200),
+  "GET /pqm/reports/:key": pq(404),
+  "GET /pqm/reports/:key/pdf": pq(404),
+  "GET /pqm/reports/:key/csv": pq(404),
+  "POST /pqm/reports/:key/cancel": pq(404),
+  "DELETE /pqm/reports/:key": pq(404),
+  "GET /pqm/limit-sets": pq(200),
+  "POST /pqm/limit-sets": pqAdmin(400),
+  "PUT /pqm/limit-sets/:key": pqAdmin(400),
+  "DELETE /pqm/limit-sets/:key": pqAdmin(404),
+  "GET /pqe/electrical-works": pq(200),
+  "GET /pqe/events": pq(200),
+  "GET /pqe/events/tables": pq(200),
+  "GET /pqe/events/points": pq(200),
+  "GET /pqe/events/:key": pq(404),
+  "POST /pqe/events/:key/recording": pq(404),
+  "GET /pqe/events/:key/recording": pq(404),
+  "GET /pqe/grid-events": pq(200),
+  "GET /pqe/recordings": pq(200),
+  // A basemap tile: any signed-in user of the customer; none is set (404).
+  "GET /csm/customers/:cid/map-tiles/:z/:x/:y": (c) => (signedIn(c) ? 404 : 401),
+  // Recordings are uploaded with cell credentials only.
+  "PUT /ingest/v1/recordings/:id": () => 401,
+  "POST /ingest/v1/recordings/:id/failure": () => 401,
   // The cell configuration takes cell credentials only.
   "GET /ingest/v1/configuration": () => 401,
   "POST /ingest/v1/configuration/ack": () => 401,
