@@ -225,7 +225,11 @@ function OperationCard(
     }
   };
   return (
-    <article className="rounded-lg border bg-surface" data-testid="api-operation">
+    <article
+      className="rounded-lg border bg-surface"
+      data-testid="api-operation"
+      data-operation={op.id}
+    >
       <button
         type="button"
         className="flex w-full items-center gap-3 px-3 py-2 text-left hover:bg-surface-muted"
