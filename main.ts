@@ -228,6 +228,7 @@ export async function startPlatform(
     store,
     analytics,
     bus,
+    rawLifetimeDays: config.rawLifetimeDays,
     version: pkg.version,
     limits: {
       clients: config.apiClients.maxClients,

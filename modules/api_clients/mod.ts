@@ -44,7 +44,9 @@ export interface ApiClientsDeps {
   /** The grid's cells (gsm placement, fm, the cell measuring a feeder). */
   cells: CellsService;
   /** The streaming core's series and newest values (dm). */
-  store: Pick<MeasurementStore, "seriesId" | "latest">;
+  store: MeasurementStore;
+  /** RAW_LIFETIME_DAYS: older third-party measurements are refused as a cell's. */
+  rawLifetimeDays: number;
   /** Receives the grid's events of gsm writes (as the screens' writes publish them). */
   bus: EventBus;
   /** The DuckDB connection for queries (dm). */
@@ -74,6 +76,8 @@ export function apiClientsModule(deps: ApiClientsDeps): ApiClientsModule {
   const v1 = externalV1Routes({
     db: deps.db,
     dm: new DmReader(deps),
+    store: deps.store,
+    rawLifetimeDays: deps.rawLifetimeDays,
     setup: new GridSetupService(deps.db, deps.bus),
     cells: deps.cells,
     keys: deps.tokens,

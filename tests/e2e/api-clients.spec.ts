@@ -5,7 +5,7 @@
  * secret, and a try-out call answers 200; the call shows in the audit log.
  */
 import { expect, test } from "@playwright/test";
-import { ACCOUNTS, login } from "./helpers.ts";
+import { ACCOUNTS, login, shot } from "./helpers.ts";
 
 test("a client created on /api-settings gets a token and calls a route from /api-doc offline", async ({ page }) => {
   test.setTimeout(120_000);
@@ -28,6 +28,7 @@ test("a client created on /api-settings gets a token and calls a route from /api
 
   const shown = page.getByRole("dialog", { name: "Secret of E2E reader" });
   await expect(shown).toBeVisible();
+  await shot(page, "api-settings-secret");
   const clientId = (await shown.getByTestId("client-id").textContent())!.trim();
   const secret = (await shown.getByTestId("client-secret").textContent())!.trim();
   expect(clientId).toMatch(/^gwc_/);
@@ -49,16 +50,16 @@ test("a client created on /api-settings gets a token and calls a route from /api
   await page.getByLabel("Client secret").fill(secret);
   await page.getByRole("button", { name: "Get token" }).click();
   await expect(page.getByTestId("api-token-ready")).toContainText("api:read:grid-elements");
-  const operation = page.getByTestId("api-operation").filter({
-    hasText: "/external/v1/gsm/station-groups",
-  });
+  const operation = page.locator('[data-operation="get /external/v1/gsm/station-groups"]');
   await operation.getByRole("button", { name: /station-groups/ }).click();
   await operation.getByRole("button", { name: "Try it out" }).click();
   await expect(operation.getByTestId("api-answer-status")).toHaveText("Status 200");
   await expect(operation.locator("pre")).toContainText("mv_feeder_groups");
+  await shot(page, "api-doc", { fullPage: true });
 
   await page.goto("/api-settings");
   await expect(page.getByTestId("api-audit-row").filter({ hasText: "station-groups" }).first())
     .toContainText("200");
+  await shot(page, "api-settings", { fullPage: true });
   expect(foreign).toEqual([]);
 });

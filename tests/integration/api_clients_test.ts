@@ -433,6 +433,109 @@ for (const kind of databaseKinds()) {
         });
 
         await t.step(
+          "dm writes: a third-party meter's batch, checked and stored once",
+          async () => {
+            const token = await clientToken(platform, await writer());
+            const send = (method: string, path: string, body?: unknown, as = token) =>
+              platform.request(`/external/v1${path}`, {
+                method,
+                token: as,
+                ...(body === undefined ? {} : json(body)),
+              });
+            const station = await (await send("POST", "/gsm/station-groups", { name: "Meter ST" }))
+              .json();
+            const mv = await (await send("POST", "/gsm/mv-feeder-groups", {
+              station_group_id: station.id,
+              name: "Meter MV",
+            })).json();
+            const lv = await (await send("POST", "/gsm/lv-groups", {
+              mv_feeder_group_id: mv.id,
+              name: "Meter LV",
+            })).json();
+            const node = await (await send("POST", "/gsm/nodes", {
+              lv_group_id: lv.id,
+              name: "Meter cabinet",
+              electrical_work: { name: "Meter cabinet", type: "LV_CABINET" },
+              latitude: 47.05,
+              longitude: 8.3,
+              feeders: [{
+                name: "LV line 1",
+                type: "LV_LINE",
+                in_out: "OUT",
+                nominal_current_a: 250,
+                parameters: { meshed: false },
+              }],
+            })).json();
+            const feederId = node.feeders[0].id as string;
+            const start = Math.floor(Date.now() / 600_000) * 600_000 - 1_800_000;
+            const batch = {
+              batch_id: "meter-1",
+              measurements: [0, 1, 2].map((k) => ({
+                ts: new Date(start + k * 20_000).toISOString(),
+                phase: "L1",
+                u: 229.5 + k,
+                i: 12,
+              })),
+            };
+            const first = await send("POST", `/dm/feeders/${feederId}/measurements`, batch);
+            assert.equal(first.status, 200, await first.clone().text());
+            assert.deepEqual(await first.json(), { accepted: 3, duplicates: 0, rejected: [] });
+            const again = await send("POST", `/dm/feeders/${feederId}/measurements`, batch);
+            assert.deepEqual(await again.json(), { accepted: 0, duplicates: 3, rejected: [] });
+            const old = await send("POST", `/dm/feeders/${feederId}/measurements`, {
+              batch_id: "meter-2",
+              measurements: [
+                { ts: new Date(start + 60_000).toISOString(), phase: "L1", u: 231, i: 12 },
+                { ts: "2001-01-01T00:00:00Z", phase: "L1", u: 231, i: 12 },
+              ],
+            });
+            assert.equal(old.status, 207, await old.clone().text());
+            const partial = await old.json();
+            assert.equal(partial.accepted, 1);
+            assert.deepEqual(partial.rejected[0], {
+              section: "measurements",
+              index: 1,
+              field: "ts",
+              key: "ingest.tooOld",
+            });
+            await platform.services.measurements.flush();
+            const values = await (await send(
+              "GET",
+              `/dm/feeders/${feederId}/values?from=${new Date(start).toISOString()}&to=${
+                new Date(start + 600_000).toISOString()
+              }&resolution=20s`,
+            )).json();
+            assert.deepEqual(values.items.map((r: { u: number }) => r.u), [
+              229.5,
+              230.5,
+              231.5,
+              231,
+            ]);
+            const feeders = await (await send("GET", "/dm/feeders?page_size=500")).json();
+            const measured = feeders.items.find((f: { cell_id: string | null }) => f.cell_id);
+            const conflict = await send("POST", `/dm/feeders/${measured.id}/measurements`, batch);
+            assert.equal(conflict.status, 409);
+            const list = await (await platform.request("/acm/clients", { token: admin }))
+              .json() as ApiClientListDto;
+            const readId = list.clients.find((c) => c.permission === "read")!.id;
+            const reader = await clientToken(platform, secrets.find((x) => x.id === readId)!);
+            const refused = await send(
+              "POST",
+              `/dm/feeders/${feederId}/measurements`,
+              batch,
+              reader,
+            );
+            assert.equal(refused.status, 403);
+            const invalid = await send("POST", `/dm/feeders/${feederId}/measurements`, {
+              batch_id: "meter-3",
+              measurements: [{ ts: "x", phase: "L9", u: 1 }],
+            });
+            assert.equal(invalid.status, 400);
+            assert.equal((await invalid.json()).key, "common.validation");
+          },
+        );
+
+        await t.step(
           "contract: every route of the OpenAPI document answers as documented",
           async () => {
             const res = await platform.request("/external/v1/openapi.json");

@@ -289,6 +289,7 @@ const EXPECTED: Record<string, Rule> = {
   "GET /external/v1/dm/feeders": () => 401,
   "GET /external/v1/dm/feeders/:id/values": () => 401,
   "GET /external/v1/dm/feeders/:id/latest": () => 401,
+  "POST /external/v1/dm/feeders/:id/measurements": () => 401,
   "POST /external/v1/gsm/station-groups": () => 401,
   "PUT /external/v1/gsm/station-groups/:id": () => 401,
   "DELETE /external/v1/gsm/station-groups/:id": () => 401,

@@ -170,3 +170,40 @@ export const dmLatestDto = z.object({
   })),
 }).meta({ id: "DmLatest" });
 export type DmLatestDto = z.output<typeof dmLatestDto>;
+
+/** One measurement of a third-party meter: the cell protocol's fields, without the feeder. */
+export const dmMeasurementInput = z.object({
+  ts: z.string().max(64),
+  phase: z.enum(DM_PHASES),
+  u: z.number().optional(),
+  i: z.number().optional(),
+  p: z.number().optional(),
+  q: z.number().optional(),
+  pf: z.number().optional(),
+  thd_u: z.number().optional(),
+  thd_i: z.number().optional(),
+  f: z.number().optional(),
+}).strict();
+
+/**
+ * `POST /external/v1/dm/feeders/{id}/measurements`: a batch of a third-party meter, checked and
+ * deduplicated as a cell's (docs/ingestion-protocol.md); `batch_id` names it in the logs.
+ */
+export const dmWriteInput = z.strictObject({
+  batch_id: z.string().min(1).max(64),
+  measurements: z.array(dmMeasurementInput).min(1).max(5000),
+});
+export type DmWriteInput = z.output<typeof dmWriteInput>;
+
+/** The answer of a write: stored, already stored before, refused per record. */
+export const dmWriteResultDto = z.object({
+  accepted: z.number().int(),
+  duplicates: z.number().int(),
+  rejected: z.array(z.object({
+    section: z.string(),
+    index: z.number().int(),
+    field: z.string(),
+    key: z.string(),
+  })),
+}).meta({ id: "DmWriteResult" });
+export type DmWriteResultDto = z.output<typeof dmWriteResultDto>;

@@ -5,7 +5,7 @@
  * the series (cell, feeder slot, phase) of the streaming core.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { checkPeriod, type MeasurementStore } from "../../../core/mod.ts";
+import { checkPeriod, ingestBatch, type MeasurementStore } from "../../../core/mod.ts";
 import { AppError, type Db } from "../../../kernel/mod.ts";
 import { allNodes, type CellsService, readStructure } from "../../grid/mod.ts";
 import {
@@ -16,7 +16,17 @@ import {
   type DmRowDto,
   type DmValuesPageDto,
   type DmValuesQuery,
+  type DmWriteInput,
+  type DmWriteResultDto,
 } from "./contract.ts";
+
+/**
+ * The series key of a third-party meter on a feeder without a cell: a pseudo cell per feeder
+ * (never a real cell id, which are UUIDs), with the feeder's slot and the phases.
+ */
+export function meterCellId(feederId: string): string {
+  return `meter:${feederId}`;
+}
 
 /** A feeder of the customer with the cell that measures it. */
 export interface MeasuredFeeder {
@@ -68,8 +78,10 @@ export class DmReader {
     private readonly deps: {
       db: Db;
       cells: Pick<CellsService, "listFor">;
-      store: Pick<MeasurementStore, "seriesId" | "latest">;
+      store: MeasurementStore;
       analytics: Pick<DuckDBConnection, "runAndReadAll">;
+      /** Days of 20-s values kept: older measurements are refused as a cell's are. */
+      rawLifetimeDays: number;
     },
   ) {}
 
@@ -98,13 +110,16 @@ export class DmReader {
     return feeder;
   }
 
-  /** The series of a feeder per phase (absent when the phase never reported). */
+  /**
+   * The series of a feeder per phase (absent when the phase never reported): the installed
+   * cell's, or the third-party meter's when no cell measures the feeder.
+   */
   #series(feeder: MeasuredFeeder, phases: readonly string[]): Map<number, string> {
     const out = new Map<number, string>();
-    if (!feeder.cell_id) return out;
+    const source = feeder.cell_id ?? meterCellId(feeder.id);
     for (const phase of phases) {
       const id = this.deps.store.seriesId(
-        feeder.cell_id,
+        source,
         feeder.slot,
         DM_PHASES.indexOf(phase as "L1"),
       );
@@ -196,6 +211,44 @@ export class DmReader {
       }),
     };
   }
+}
+
+/**
+ * Stores a third-party meter's measurements of a feeder through the cell protocol's own
+ * validation and deduplication (core ingestBatch): the same checks, the same per-record
+ * refusals, a repeated batch stored once. Only feeders no cell measures take them (409).
+ */
+export async function writeMeasurements(
+  reader: DmReader,
+  store: MeasurementStore,
+  rawLifetimeDays: number,
+  customerKey: string,
+  feederId: string,
+  input: DmWriteInput,
+): Promise<{ status: 200 | 207 | 422; body: DmWriteResultDto }> {
+  const feeder = (await reader.feeders(customerKey)).find((f) => f.id === feederId);
+  if (!feeder) throw new AppError("grid.elementNotFound");
+  if (feeder.cell_id) throw new AppError("common.conflict", { reason: "measuredByCell" });
+  const batch = {
+    batch_id: input.batch_id,
+    measurements: input.measurements.map((m) => ({ ...m, feeder: feeder.slot })),
+  };
+  let outcome;
+  try {
+    outcome = await ingestBatch(
+      store,
+      { cellId: meterCellId(feeder.id), feederSlots: [feeder.slot] },
+      batch,
+      { now: Date.now(), rawLifetimeDays },
+    );
+  } catch {
+    throw new AppError("common.serviceUnavailable");
+  }
+  if (outcome.status === 400) {
+    throw new AppError("common.badRequest", { rejected: outcome.rejected });
+  }
+  const { accepted, duplicates, rejected } = outcome;
+  return { status: outcome.status, body: { accepted, duplicates, rejected } };
 }
 
 /** The rows of a page as CSV (header line, one row per line, empty cells for null). */

@@ -14,6 +14,7 @@ import {
 } from "../../grid/mod.ts";
 import { addGsmWrites } from "./gsm_write.ts";
 import type { Db } from "../../../kernel/mod.ts";
+import type { MeasurementStore } from "../../../core/mod.ts";
 import type { ClientTokenKeys } from "../../identity/mod.ts";
 import type { ApiClientsService } from "../service.ts";
 import {
@@ -23,7 +24,7 @@ import {
   RateLimiter,
   requireScope,
 } from "./auth.ts";
-import { type DmReader, valuesCsv } from "./dm.ts";
+import { type DmReader, valuesCsv, writeMeasurements } from "./dm.ts";
 import {
   cellIdParam,
   cellPlacementPageDto,
@@ -31,6 +32,8 @@ import {
   dmLatestDto,
   dmValuesPageDto,
   dmValuesQuery,
+  dmWriteInput,
+  dmWriteResultDto,
   feederIdParam,
   type FleetCellDto,
   fleetCellDto,
@@ -47,6 +50,9 @@ export interface ExternalDeps {
   setup: GridSetupService;
   /** dm: the measured values of the customer's feeders. */
   dm: DmReader;
+  /** dm writes: the streaming core's store and the raw lifetime (the cell protocol's rules). */
+  store: MeasurementStore;
+  rawLifetimeDays: number;
   cells: CellsService;
   keys: ClientTokenKeys;
   service: ApiClientsService;
@@ -56,6 +62,7 @@ export interface ExternalDeps {
 
 const READ_GRID = "api:read:grid-elements" as const;
 const READ_DATA = "api:read:data" as const;
+const WRITE_DATA = "api:write:data" as const;
 
 function fleetCell(cell: Awaited<ReturnType<CellsService["listFor"]>>[number]): FleetCellDto {
   return {
@@ -154,6 +161,28 @@ function readRoutes(deps: ExternalDeps, limiter: RateLimiter): Hono<ExternalEnv>
           "Content-Disposition":
             `attachment; filename="feeder-values-${page.resolution}-p${page.page}.csv"`,
         });
+      },
+    )
+    .post(
+      "/dm/feeders/:id/measurements",
+      requireScope(WRITE_DATA),
+      validate("param", feederIdParam),
+      validate("json", dmWriteInput),
+      doc({
+        summary:
+          "Stores a third-party meter's measurements of a feeder no cell measures (the cell protocol's checks; 207 with refused records)",
+        answer: dmWriteResultDto,
+      }),
+      async (c) => {
+        const { status, body } = await writeMeasurements(
+          deps.dm,
+          deps.store,
+          deps.rawLifetimeDays,
+          key(c),
+          c.req.valid("param").id,
+          c.req.valid("json"),
+        );
+        return c.json(body, status);
       },
     )
     .get(

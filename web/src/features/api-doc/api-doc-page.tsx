@@ -191,6 +191,7 @@ function OperationCard(
   const { t } = useTranslation("api-clients");
   const [open, setOpen] = useState(false);
   const [values, setValues] = useState<Record<string, string>>({});
+  const [body, setBody] = useState("{}");
   const [answer, setAnswer] = useState<{ status: number; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const send = async () => {
@@ -199,7 +200,12 @@ function OperationCard(
     try {
       const res = await fetch(tryOutUrl(server, op, values), {
         method: op.method,
-        headers: { Authorization: `Bearer ${token.value}`, Accept: "application/json" },
+        headers: {
+          Authorization: `Bearer ${token.value}`,
+          Accept: "application/json",
+          ...(op.hasBody ? { "Content-Type": "application/json" } : {}),
+        },
+        ...(op.hasBody ? { body } : {}),
       });
       const text = await res.text();
       let pretty = text;
@@ -219,7 +225,11 @@ function OperationCard(
     }
   };
   return (
-    <article className="rounded-lg border bg-surface" data-testid="api-operation">
+    <article
+      className="rounded-lg border bg-surface"
+      data-testid="api-operation"
+      data-operation={op.id}
+    >
       <button
         type="button"
         className="flex w-full items-center gap-3 px-3 py-2 text-left hover:bg-surface-muted"
@@ -258,6 +268,22 @@ function OperationCard(
                     </FormField>
                   ))}
                 </div>
+              )
+              : null}
+            {op.hasBody
+              ? (
+                <FormField label={t("doc.body")}>
+                  {(control) => (
+                    <textarea
+                      {...control}
+                      rows={6}
+                      spellCheck={false}
+                      className="rounded-md border border-input bg-surface p-2 font-mono text-xs"
+                      value={body}
+                      onChange={(e) => setBody(e.target.value)}
+                    />
+                  )}
+                </FormField>
               )
               : null}
             {token ? null : <p className="text-xs text-muted-foreground">{t("doc.noToken")}</p>}
