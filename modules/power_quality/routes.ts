@@ -38,13 +38,14 @@ export function powerQualityRoutes(
   csv: ReportCsv,
   limitSets: LimitSetsService,
 ): Hono<AppEnv> {
-  const customerKey = (c: Context<AppEnv>) => {
-    const tenant = c.get("tenant");
-    if (!tenant.applications.includes(APP)) throw new AppError("common.forbidden", { key: APP });
-    return tenant.key;
-  };
+  const customerKey = (c: Context<AppEnv>) => c.get("tenant").key;
   return new Hono<AppEnv>()
-    .use("*", requireApp(APP))
+    .use("*", requireApp(APP), async (c, next) => {
+      // Before any body is read: a customer whose applications lack power quality gets 403.
+      const tenant = c.get("tenant");
+      if (!tenant.applications.includes(APP)) throw new AppError("common.forbidden", { key: APP });
+      await next();
+    })
     .get(
       "/electrical-works",
       doc({

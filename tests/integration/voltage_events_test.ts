@@ -243,14 +243,16 @@ for (const kind of databaseKinds()) {
           assert.equal(mv!.start, iso(t1));
         });
 
-        await t.step("another customer sees none of it and gets 404 for a key", async () => {
-          const mine = (await get<EventPageDto>("/pqe/events")).body.events[0]!;
-          const theirs = await get<EventPageDto>("/pqe/events", other);
-          assert.equal(theirs.status, 200);
-          assert.equal(theirs.body.total, 0);
-          assert.equal((await get(`/pqe/events/${mine.key}`, other)).status, 404);
-          assert.equal((await get(`/pqe/events/not-a-key`)).status, 404);
-        });
+        await t.step(
+          "another customer sees none of it (its applications lack power quality: 403)",
+          async () => {
+            const mine = (await get<EventPageDto>("/pqe/events")).body.events[0]!;
+            const theirs = await get<EventPageDto>("/pqe/events", other);
+            assert.equal(theirs.status, 403);
+            assert.equal((await get(`/pqe/events/${mine.key}`, other)).status, 403);
+            assert.equal((await get(`/pqe/events/not-a-key`)).status, 404);
+          },
+        );
       } finally {
         await platform.close();
       }
@@ -467,15 +469,16 @@ for (const kind of databaseKinds()) {
           assert.deepEqual(await again.json(), { status: "REQUESTED" });
           const done = await call(`/pqe/events/${keys.good}/recording`, { method: "POST" });
           assert.deepEqual(await done.json(), { status: "DOWNLOADED" });
+          // The other utility's applications lack power quality: refused before any lookup.
           assert.equal(
             (await call(`/pqe/events/${keys.good}/recording`, { method: "POST" }, other)).status,
-            404,
+            403,
           );
           assert.equal(
             (await call(`/pqe/events/${keys.good}/recording?format=csv`, {}, other)).status,
-            404,
+            403,
           );
-          assert.equal((await json<RecordingPageDto>("/pqe/recordings", other)).body.total, 0);
+          assert.equal((await json<RecordingPageDto>("/pqe/recordings", other)).status, 403);
           // A cell cannot answer another cell's request.
           const result = await platform.services.db.execute(sql`
             SELECT id FROM voltage_events.recordings WHERE status = 'REQUESTED'`);
