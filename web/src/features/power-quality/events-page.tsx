@@ -39,7 +39,7 @@ import {
 } from "./events-data.ts";
 import { GridEventsList } from "./grid-events-list.tsx";
 import { MagnitudePlot } from "./magnitude-plot.tsx";
-import { Pager } from "./pager.tsx";
+import { Pager } from "../../ui/pager.tsx";
 import { RecordingsList } from "./recordings-list.tsx";
 
 const TABS = ["events", "plot", "grid-events", "events-downloaded"] as const;

@@ -11,7 +11,7 @@ import { Badge } from "../../ui/badge.tsx";
 import { AsyncState } from "../../ui/loader.tsx";
 import { Cell, HeadCell, Row, Table, TableBody, TableHead } from "../../ui/table.tsx";
 import { EVENTS_PAGE_SIZE, type GridEventPage } from "./events-data.ts";
-import { Pager } from "./pager.tsx";
+import { Pager } from "../../ui/pager.tsx";
 
 export function GridEventsList({ query, page, onPage, onOpen }: {
   /** `?from=…&to=…` of the applied filter (other filters do not apply). */

@@ -7,7 +7,7 @@ import { Cell, HeadCell, Row, Table, TableBody, TableHead } from "../../ui/table
 import { AsyncState } from "../../ui/loader.tsx";
 import { RecordingBadge } from "./event-detail.tsx";
 import { EVENTS_PAGE_SIZE, type RecordingPage } from "./events-data.ts";
-import { Pager } from "./pager.tsx";
+import { Pager } from "../../ui/pager.tsx";
 
 export function RecordingsList({ page, onPage, onOpen, version }: {
   page: number;

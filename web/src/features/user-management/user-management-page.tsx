@@ -1,13 +1,6 @@
 import { getRouteApi, Link } from "@tanstack/react-router";
 import { useAtomValue } from "jotai";
-import {
-  ChevronLeft,
-  ChevronRight,
-  CircleCheck,
-  CircleMinus,
-  Search,
-  UserPlus,
-} from "lucide-react";
+import { CircleCheck, CircleMinus, Search, UserPlus } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { customerAtom, useSession } from "../../lib/session-atoms.ts";
@@ -17,6 +10,7 @@ import { Button } from "../../ui/button.tsx";
 import { Input } from "../../ui/input.tsx";
 import { AsyncState } from "../../ui/loader.tsx";
 import { Page } from "../../ui/page.tsx";
+import { Pager } from "../../ui/pager.tsx";
 import { HeadCell, Table, TableBody, TableHead } from "../../ui/table.tsx";
 import { Toast } from "../../ui/toast.tsx";
 import { NewUserDialog } from "./new-user-dialog.tsx";
@@ -115,7 +109,9 @@ export function UserManagementPage() {
               <Pager
                 total={data.total}
                 page={page}
+                pageSize={USERS_PAGE_SIZE}
                 onPage={(next) => go({ search, page: next })}
+                label={t("list.pages")}
               />
             </>
           )}
@@ -171,41 +167,5 @@ function UserRow({ user, login }: { user: ManagedUser; login: string }) {
           )}
       </td>
     </tr>
-  );
-}
-
-function Pager(
-  { total, page, onPage }: { total: number; page: number; onPage: (page: number) => void },
-) {
-  const { t } = useTranslation("users");
-  const pages = Math.max(1, Math.ceil(total / USERS_PAGE_SIZE));
-  const from = total === 0 ? 0 : (page - 1) * USERS_PAGE_SIZE + 1;
-  const to = Math.min(total, page * USERS_PAGE_SIZE);
-  return (
-    <nav
-      aria-label={t("list.pages")}
-      className="flex items-center justify-end gap-2 border-t px-3 py-2 text-xs text-muted-foreground"
-    >
-      <span className="tabular">{t("list.range", { from, to, total })}</span>
-      <Button
-        variant="ghost"
-        size="icon"
-        aria-label={t("list.previous")}
-        disabled={page <= 1}
-        onClick={() => onPage(page - 1)}
-      >
-        <ChevronLeft aria-hidden />
-      </Button>
-      <span className="tabular">{t("list.page", { page, pages })}</span>
-      <Button
-        variant="ghost"
-        size="icon"
-        aria-label={t("list.next")}
-        disabled={page >= pages}
-        onClick={() => onPage(page + 1)}
-      >
-        <ChevronRight aria-hidden />
-      </Button>
-    </nav>
   );
 }

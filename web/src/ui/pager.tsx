@@ -1,21 +1,23 @@
-/** The events lists' pager (12 per page, spec 9). */
+/** A list's pager: the range shown, previous and next page (texts of the common namespace). */
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { useTranslation } from "react-i18next";
-import { Button } from "../../ui/button.tsx";
+import { Button } from "./button.tsx";
 
-export function Pager({ total, page, pageSize, onPage }: {
+export function Pager({ total, page, pageSize, onPage, label }: {
   total: number;
   page: number;
   pageSize: number;
   onPage: (page: number) => void;
+  /** The pager's accessible name (default: "Pages"). */
+  label?: string;
 }) {
-  const { t } = useTranslation("pq-events");
+  const { t } = useTranslation("common");
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const from = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const to = Math.min(total, page * pageSize);
   return (
     <nav
-      aria-label={t("pager.label")}
+      aria-label={label ?? t("pager.label")}
       className="flex items-center justify-end gap-2 border-t px-3 py-2 text-xs text-muted-foreground"
     >
       <span className="tabular">{t("pager.range", { from, to, total })}</span>
