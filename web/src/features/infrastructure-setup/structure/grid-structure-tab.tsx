@@ -15,6 +15,7 @@ import { useErrorText } from "../../../lib/use-error-text.ts";
 import { GridMap, type MapFocus } from "../../../map/grid-map.tsx";
 import { ListMapSwitch } from "../../../map/list-map-switch.tsx";
 import { useMapOverlays } from "../../../map/map-layers.ts";
+import { onlineBasemap } from "../../../map/use-network.ts";
 import { Button } from "../../../ui/button.tsx";
 import { EmptyState } from "../../../ui/empty-state.tsx";
 import { AsyncState } from "../../../ui/loader.tsx";
@@ -217,6 +218,7 @@ export function GridStructureTab() {
                         overlays={overlays}
                         focus={focus}
                         center={customer.map_center}
+                        basemap={onlineBasemap(customer)}
                         colorBy="kind"
                         legend={(["station", "mvFeederGroup", "lvGroup", "node"] as const).map((
                           kind,
