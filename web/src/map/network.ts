@@ -149,13 +149,15 @@ export interface MapNetwork {
 
 /**
  * Builds the network of a structure; `stateOf` gives a node's state (undefined: not shown at
- * this level, e.g. an LV-only node at MV). With `levels: ["MV"]` the LV groups' own lines are
- * left out (the MV map shows the MV feeders).
+ * this level, e.g. an LV-only node at MV). With `lv: false` the LV groups' own lines are left
+ * out (the MV map shows the MV feeders). `mvOrder` holds, per MV feeder group, the nodes of its
+ * saved MV topology in order: the MV line then runs from the station through them in that
+ * order; a group without one is drawn as spans from the station to its LV groups' heads.
  */
 export function buildNetwork(
   structure: readonly StationGroupDto[],
   stateOf: (nodeId: string) => MapState | undefined,
-  options: { lv?: boolean } = {},
+  options: { lv?: boolean; mvOrder?: ReadonlyMap<string, readonly string[]> } = {},
 ): MapNetwork {
   const lv = options.lv ?? true;
   const lines: Feature<MultiLineString>[] = [];
@@ -196,9 +198,18 @@ export function buildNetwork(
         if (label) place("lvGroup", group.id, group.name, state, label);
       }
       stationStates.push(...mvStates);
+      const chain = mvChain(mv, options.mvOrder?.get(mv.id), at);
+      const stops = chain && stationAt ? [{ at: stationAt, id: "" }, ...chain] : chain;
       // Along an MV feeder lie the station and the LV groups' heads (their transformers): each
-      // span from the station takes its head's state; linked heads take the worst of them.
-      const spans: { run: Position[]; state: MapState }[] = stationAt
+      // span from the station takes its head's state; linked heads take the worst of them. With
+      // a saved MV topology, the line runs through its nodes in order, each span in the state of
+      // the node it reaches.
+      const spans: { run: Position[]; state: MapState }[] = stops
+        ? stops.slice(1).map((end, i) => ({
+          run: [stops[i]!.at, end.at],
+          state: worstState([stateOf(end.id)]),
+        }))
+        : stationAt
         ? heads.map((h, i) => ({ run: [stationAt, h], state: worstState([headStates[i]]) }))
         : heads.length > 1
         ? [{ run: heads, state: worstState(headStates) }]
@@ -223,4 +234,22 @@ export function buildNetwork(
     lines: { type: "FeatureCollection", features: lines },
     places: { type: "FeatureCollection", features: places },
   };
+}
+
+/**
+ * The nodes of an MV feeder group's saved MV topology, in order, that lie in the group and have
+ * coordinates; null without a topology (or with none of its nodes placed).
+ */
+function mvChain(
+  mv: StationGroupDto["mv_feeder_groups"][number],
+  order: readonly string[] | undefined,
+  at: (n: StructureNode) => Position,
+): { at: Position; id: string }[] | null {
+  if (!order?.length) return null;
+  const nodes = new Map(mv.lv_groups.flatMap((g) => g.nodes).map((n) => [n.id, n]));
+  const chain = order.flatMap((id) => {
+    const node = nodes.get(id);
+    return node ? [{ at: at(node), id }] : [];
+  });
+  return chain.length ? chain : null;
 }

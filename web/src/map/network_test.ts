@@ -126,3 +126,19 @@ Deno.test("buildNetwork() at MV leaves the LV lines out; without station coordin
   assert.deepEqual(feeder.geometry.coordinates, [[[8.1, 47], [7.9, 47]]]);
   assert.ok(!noStation.places.features.some((f) => f.properties!.kind === "station"));
 });
+
+Deno.test("buildNetwork() runs an MV feeder group with a saved MV topology through its nodes in order", () => {
+  const states: Record<string, MapState> = { t1: "ok", c1: "warning", t2: "critical", c2: "ok" };
+  const mvOrder = new Map([["mv1", ["t2", "unknown-node", "t1"]]]);
+  const net = buildNetwork(STRUCTURE, (id) => states[id], { mvOrder });
+  const spans = net.lines.features.filter((f) => f.properties!.id === "mv1");
+  // Station -> t2 -> t1 (a node of the topology outside the group is skipped), each span in the
+  // state of the node it reaches.
+  assert.deepEqual(spans.map((f) => [f.geometry.coordinates, f.properties!.state]), [
+    [[[[8, 47], [7.9, 47]]], "critical"],
+    [[[[7.9, 47], [8.1, 47]]], "ok"],
+  ]);
+  // Without a topology the star of spans from the station stays.
+  const star = buildNetwork(STRUCTURE, (id) => states[id], { mvOrder: new Map() });
+  assert.equal(star.lines.features.filter((f) => f.properties!.id === "mv1").length, 2);
+});

@@ -4,7 +4,7 @@
  * from it with the states the screen knows. Without the structure the map shows its points only.
  */
 import { useEffect, useMemo, useState } from "react";
-import type { StationGroupDto } from "../../../modules/grid/contract.ts";
+import type { MvTopologyDto, StationGroupDto } from "../../../modules/grid/contract.ts";
 import { absoluteApiUrl, api } from "../lib/api.ts";
 import type { OnlineBasemap } from "./map-style.ts";
 import type { MapState } from "./map-types.ts";
@@ -34,13 +34,46 @@ export function useNetwork(
   options: { lv: boolean },
 ): MapNetwork | null {
   const structure = useGridStructure();
+  const mvOrder = useMvOrder(structure);
   return useMemo(
     () =>
       structure && states
-        ? buildNetwork(structure, (id) => states.get(id), { lv: options.lv })
+        ? buildNetwork(structure, (id) => states.get(id), { lv: options.lv, mvOrder })
         : null,
-    [structure, states, options.lv],
+    [structure, states, options.lv, mvOrder],
   );
+}
+
+/**
+ * The saved MV topology of each MV feeder group (GET /gsm/mv-feeder-groups/{id}/mv-topology):
+ * its nodes in section order. A group without one (351) is left out.
+ */
+function useMvOrder(structure: StationGroupDto[] | null): ReadonlyMap<string, string[]> {
+  const [order, setOrder] = useState<ReadonlyMap<string, string[]>>(new Map());
+  useEffect(() => {
+    if (!structure) return;
+    const controller = new AbortController();
+    const ids = structure.flatMap((s) => s.mv_feeder_groups.map((g) => g.id));
+    void Promise.all(
+      ids.map((id) =>
+        api.get<MvTopologyDto>(`/gsm/mv-feeder-groups/${encodeURIComponent(id)}/mv-topology`, {
+          signal: controller.signal,
+          handleErrors: true,
+        }).then(
+          (
+            t,
+          ) => [id, [...t.sections].sort((a, b) => a.position - b.position).map((s) => s.node.id)],
+          () => null,
+        )
+      ),
+    ).then((found) => {
+      if (!controller.signal.aborted) {
+        setOrder(new Map(found.filter((e): e is [string, string[]] => e !== null)));
+      }
+    });
+    return () => controller.abort();
+  }, [structure]);
+  return order;
 }
 
 /**
