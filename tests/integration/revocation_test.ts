@@ -162,6 +162,9 @@ const PUBLIC = new Set([
   "POST /ingest/v1/batches",
   "GET /ingest/v1/configuration",
   "POST /ingest/v1/configuration/ack",
+  // The external API's document is open; an export file's signed link is its own proof.
+  "GET /external/v1/openapi.json",
+  "GET /dem/files/:key",
 ]);
 
 for (const kind of databaseKinds()) {
