@@ -9,8 +9,18 @@ import { API_PREFIXES } from "../../main.ts";
 import { DEMO_USERS, OTHER_ADMIN } from "../../modules/demo/mod.ts";
 import { decodeClaims, startTestPlatform } from "../helpers/platform.ts";
 
-/** Routes that authenticate something other than a user (cells, mail links, the socket). */
-const PUBLIC = [/^\/ingest\//, /^\/usm\/email-validation\//, /^\/nsm\/websocket$/, /^\/oidc\//];
+/**
+ * Routes that authenticate something other than a user: cells, mail links, the socket, API
+ * clients (external_v1: the customer is in the client's token), signed export file links.
+ */
+const PUBLIC = [
+  /^\/ingest\//,
+  /^\/usm\/email-validation\//,
+  /^\/nsm\/websocket$/,
+  /^\/oidc\//,
+  /^\/external\//,
+  /^\/dem\/files\//,
+];
 
 /** The list calls behind the screens, and what must match between the two ways to reach them. */
 const SCREEN_CALLS = [
