@@ -1,5 +1,5 @@
 import { ArrowDown, ArrowUp, Download, Save, Upload, Wand2 } from "lucide-react";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { PointDto, PointListDto, ProfileDto } from "../../../../modules/scada/contract.ts";
 import { api } from "../../lib/api.ts";
@@ -25,6 +25,9 @@ export function PointsPanel({ profile, onChanged }: {
   onChanged: () => void;
 }) {
   const { t } = useTranslation(["scada", "errors", "common"]);
+  // Held here: a save reloads the list and remounts the editor (its key is the order).
+  const [notice, setNotice] = useState<Notice | null>(null);
+  useEffect(() => setNotice(null), [profile.id]);
   const state = useAsync(
     (signal) => api.get<PointListDto>(`/scm/profiles/${profile.id}/points`, { signal }),
     [profile.id, profile.updated_at],
@@ -38,6 +41,8 @@ export function PointsPanel({ profile, onChanged }: {
             key={JSON.stringify(list.points.map((p) => p.ioa))}
             profile={profile}
             initial={list.points}
+            notice={notice}
+            setNotice={setNotice}
             onSaved={() => {
               state.reload();
               onChanged();
@@ -49,15 +54,19 @@ export function PointsPanel({ profile, onChanged }: {
   );
 }
 
-function PointsEditor({ profile, initial, onSaved }: {
+/** A message under the editor's buttons. */
+type Notice = { tone: "ok" | "error"; text: string };
+
+function PointsEditor({ profile, initial, notice, setNotice, onSaved }: {
   profile: ProfileDto;
   initial: PointDto[];
+  notice: Notice | null;
+  setNotice: (notice: Notice | null) => void;
   onSaved: () => void;
 }) {
   const { t } = useTranslation(["scada", "errors"]);
   const errorText = useErrorText();
   const [points, setPoints] = useState<EditedPoint[]>(initial);
-  const [notice, setNotice] = useState<{ tone: "ok" | "error"; text: string } | null>(null);
   const [confirm, setConfirm] = useState(false);
   const file = useRef<HTMLInputElement>(null);
   const dirty = JSON.stringify(points) !== JSON.stringify(initial);
