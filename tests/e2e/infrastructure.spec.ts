@@ -126,6 +126,8 @@ test("an admin builds a station group down to a node with feeders and sees it on
   await page.getByRole("radio", { name: "Map" }).click();
   const map = page.getByTestId("grid-map");
   await expect(map).toHaveAttribute("data-ready", "true");
+  // The structure's lines are drawn under the points, and the legend says what they are.
+  await expect(map).toContainText("MV feeders and LV lines of the structure");
   await tree.getByRole("button", { name: /^TS E2E Nord/ }).click();
   await expect(map.locator(".maplibregl-popup")).toContainText("TS E2E Nord");
   await shot(page, "infrastructure-map", { fullPage: true });

@@ -336,6 +336,14 @@ export function GridMap({
                 {item.label}
               </li>
             ))}
+            {network?.lines.features.length
+              ? (
+                <li className="flex items-center gap-2">
+                  <span aria-hidden className="inline-block h-0.5 w-2.5 bg-muted-foreground" />
+                  {t("map.legend.structureLines")}
+                </li>
+              )
+              : null}
           </ul>
         )
         : null}

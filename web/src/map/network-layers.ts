@@ -46,6 +46,9 @@ function byState(): ExpressionSpecification {
     "match",
     ["get", "state"],
     ...RING_STATES.flatMap((s) => [s, stateColour(s)]),
+    // A structure drawn without states (Infrastructure Setup).
+    "neutral",
+    cssColor("--muted-foreground", "#5f6b78"),
     stateColour("unknown"),
   ] as unknown as ExpressionSpecification;
 }

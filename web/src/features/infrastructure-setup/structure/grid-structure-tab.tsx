@@ -15,6 +15,7 @@ import { useErrorText } from "../../../lib/use-error-text.ts";
 import { GridMap, type MapFocus } from "../../../map/grid-map.tsx";
 import { ListMapSwitch } from "../../../map/list-map-switch.tsx";
 import { useMapOverlays } from "../../../map/map-layers.ts";
+import { buildNetwork, type MapNetwork } from "../../../map/network.ts";
 import { onlineBasemap } from "../../../map/use-network.ts";
 import { Button } from "../../../ui/button.tsx";
 import { EmptyState } from "../../../ui/empty-state.tsx";
@@ -47,6 +48,11 @@ export function GridStructureTab() {
   const { claims, customer } = useSession();
   const canEdit = isAdminOf(claims.appsRoles, SETUP_KEY) || claims.role === "super-admin";
   const structure = useAsync((signal) => gridApi.structure(signal), []);
+  // The network's lines under the points (which carry the stations and groups themselves).
+  const network = useMemo(
+    () => structure.status === "success" ? setupNetwork(structure.data) : null,
+    [structure],
+  );
   const [layersKey, setLayersKey] = useState(0);
   const { layers, overlays, failed: layersFailed } = useMapOverlays(layersKey);
   const errorText = useErrorText();
@@ -219,6 +225,7 @@ export function GridStructureTab() {
                         focus={focus}
                         center={customer.map_center}
                         basemap={onlineBasemap(customer)}
+                        network={network}
                         colorBy="kind"
                         legend={(["station", "mvFeederGroup", "lvGroup", "node"] as const).map((
                           kind,
@@ -272,4 +279,14 @@ export function GridStructureTab() {
       />
     </div>
   );
+}
+
+/**
+ * The structure's lines (MV feeders, LV groups) for the setup map, in the neutral colour (setup
+ * measures nothing); its places are left out, the map's points name the stations and groups.
+ */
+function setupNetwork(groups: Parameters<typeof buildNetwork>[0]): MapNetwork {
+  const { lines } = buildNetwork(groups, () => undefined);
+  for (const line of lines.features) line.properties = { ...line.properties, state: "neutral" };
+  return { lines, places: { type: "FeatureCollection", features: [] } };
 }
