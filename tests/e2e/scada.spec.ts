@@ -64,7 +64,7 @@ test("an administrator sets up a SCADA profile and its points", async ({ page })
   await expect(points.getByRole("row").nth(1)).toContainText("Voltage U L2");
   await expect(page.getByText("Unsaved changes")).toBeVisible();
   await page.getByRole("button", { name: "Save the order" }).click();
-  await expect(page.getByText("The points were saved.")).toBeVisible();
+  await expect(page.getByText("The points were saved.").first()).toBeVisible();
   await expect(points.getByRole("row").nth(1)).toContainText("Voltage U L2");
   await expect(points.getByRole("row").nth(1).getByRole("cell").first()).toHaveText("2");
 });

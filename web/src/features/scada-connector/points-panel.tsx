@@ -22,7 +22,8 @@ type EditedPoint = PointDto;
  */
 export function PointsPanel({ profile, onChanged }: {
   profile: ProfileDto;
-  onChanged: () => void;
+  /** After a save or a generation; `saved` is the message to show (the page's toast). */
+  onChanged: (saved?: string) => void;
 }) {
   const { t } = useTranslation(["scada", "errors", "common"]);
   // Held here: a save reloads the list and remounts the editor (its key is the order).
@@ -43,9 +44,9 @@ export function PointsPanel({ profile, onChanged }: {
             initial={list.points}
             notice={notice}
             setNotice={setNotice}
-            onSaved={() => {
+            onSaved={(message) => {
               state.reload();
-              onChanged();
+              onChanged(message);
             }}
           />
         )}
@@ -62,7 +63,7 @@ function PointsEditor({ profile, initial, notice, setNotice, onSaved }: {
   initial: PointDto[];
   notice: Notice | null;
   setNotice: (notice: Notice | null) => void;
-  onSaved: () => void;
+  onSaved: (message?: string) => void;
 }) {
   const { t } = useTranslation(["scada", "errors"]);
   const errorText = useErrorText();
@@ -90,8 +91,8 @@ function PointsEditor({ profile, initial, notice, setNotice, onSaved }: {
           activated: p.activated,
         })),
       }, { handleErrors: true });
-      setNotice({ tone: "ok", text: t("points.saved") });
-      onSaved();
+      // The page reloads the profiles (this panel remounts): its toast says it.
+      onSaved(t("points.saved"));
     } catch (error) {
       setNotice({ tone: "error", text: errorText(error).text });
     }

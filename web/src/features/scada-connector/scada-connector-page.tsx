@@ -88,7 +88,17 @@ export function ScadaConnectorPage() {
                 onDelete={setDeleting}
                 onActivate={(p, on) => void activating.run(p, on)}
               />
-              {current ? <PointsPanel profile={current} onChanged={refresh} /> : null}
+              {current
+                ? (
+                  <PointsPanel
+                    profile={current}
+                    onChanged={(saved) => {
+                      if (saved) setToast({ tone: "success", text: saved });
+                      refresh();
+                    }}
+                  />
+                )
+                : null}
             </div>
           );
         }}
