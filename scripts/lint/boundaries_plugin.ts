@@ -129,6 +129,7 @@ export function isContractImport(from: string, to: string): boolean {
 export const WEB_RULE_FILES: readonly string[] = [
   "modules/users/password_policy.ts",
   "modules/customers/settings_rules.ts",
+  "modules/customers/countries.ts",
   "modules/grid/structure/validation.ts",
   "modules/grid/cells/onboarding_rules.ts",
 ];
