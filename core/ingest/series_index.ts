@@ -69,13 +69,13 @@ export class SeriesIndex {
       this.#ioMarks.set(cell, Number(ts));
     }
     const recent = await connection.runAndReadAll(
-      `SELECT series_id, epoch_ms(max(ts)), arg_max(u, ts), arg_max(i, ts) FROM raw_measurements
+      `SELECT series_id, epoch_ms(max(ts)), arg_max(u, ts), arg_max(i, ts), arg_max(p, ts),
+         arg_max(q, ts), arg_max(f, ts) FROM raw_measurements
        WHERE ts >= (SELECT max(ts) FROM raw_measurements) - INTERVAL 10 MINUTE GROUP BY series_id`,
     );
-    for (
-      const [id, ts, u, i] of recent.getRows() as [number, bigint, number | null, number | null][]
-    ) {
-      this.latest.update(id, Number(ts), u ?? NaN, i ?? NaN);
+    for (const [id, ts, ...v] of recent.getRows() as [number, bigint, ...(number | null)[]][]) {
+      const [u, i, p, q, f] = v.map((x) => x ?? NaN);
+      this.latest.update(id, Number(ts), u!, i!, p, q, f);
     }
   }
 
@@ -195,7 +195,7 @@ export class SeriesIndex {
         const mark = this.#watermarks.get(id);
         if (!previous.has(id)) previous.set(id, mark);
         if (row.ts > (mark ?? -Infinity)) this.#watermarks.set(id, row.ts);
-        this.latest.update(id, row.ts, row.u, row.i);
+        this.latest.update(id, row.ts, row.u, row.i, row.values.p, row.values.q, row.values.f);
         // Its fold makes a record of the slot: a device record of it is then looked up.
         if (row.pq) this.markPq(id, row.ts - (row.ts % SLOT_MS));
       }
