@@ -5,8 +5,8 @@
  * phase: limit, 95th percentile / max, N, N1, N2, flagged, missing, verdict), data availability
  * and weeks, harmonics bar chart, voltage trend.
  */
-import fontkit from "@pdf-lib/fontkit";
-import { PDFDocument, rgb } from "pdf-lib";
+import { rgb } from "pdf-lib";
+import { openPdf } from "../../kernel/mod.ts";
 import type { ComplianceInput } from "../../core/mod.ts";
 import { harmonicsChart, voltageTrend } from "./pdf_charts.ts";
 import type { FeederSummaryDto, ParameterSummaryDto } from "./contract.ts";
@@ -27,14 +27,6 @@ import {
   Writer,
 } from "./pdf_writer.ts";
 
-const FONT_DIR = new URL("../../node_modules/dejavu-fonts-ttf/ttf/", import.meta.url);
-let fonts: Promise<[Uint8Array, Uint8Array]> | undefined;
-const loadFonts = () =>
-  fonts ??= Promise.all([
-    Deno.readFile(new URL("DejaVuSans.ttf", FONT_DIR)),
-    Deno.readFile(new URL("DejaVuSans-Bold.ttf", FONT_DIR)),
-  ]);
-
 /** What the PDF is made of. */
 export interface PdfInput {
   report: Pick<
@@ -52,14 +44,10 @@ export interface PdfInput {
 /** Renders a completed report's PDF. */
 export async function renderReportPdf(input: PdfInput): Promise<Uint8Array> {
   const texts = PDF_TEXTS[input.report.language];
-  const doc = await PDFDocument.create();
-  doc.registerFontkit(fontkit);
-  const [regularBytes, boldBytes] = await loadFonts();
-  const regular = await doc.embedFont(regularBytes, { subset: true });
-  const bold = await doc.embedFont(boldBytes, { subset: true });
-  doc.setTitle(`${texts.title}: ${input.report.name}`);
-  doc.setLanguage(input.report.language);
-  doc.setProducer("GridWatch");
+  const { doc, regular, bold } = await openPdf({
+    title: `${texts.title}: ${input.report.name}`,
+    language: input.report.language,
+  });
   const w = new Writer(doc, regular, bold, texts);
   const fmt = formatters(input.report.language, input.customer.timezone);
   cover(w, input, fmt);
