@@ -3,7 +3,7 @@
  * master's connection (only the profile's IP address may connect; others are closed at once; a
  * second connection from the master takes over from the first), the station's answers and the
  * spontaneous data of its points:
- * - M_ME_TF_1 (cause 3) when a new 20-s value of a U or I point is committed;
+ * - M_ME_TF_1 (cause 3) when a new 20-s value of a U, I, P, Q or frequency point is committed;
  * - M_SP_TB_1 (cause 3) when a node's state (warning or alarm) or its cell's connection changes;
  * - quality IV + NT on the values of a node whose cell is not connected (no live value).
  */
@@ -11,7 +11,7 @@ import net from "node:net";
 import process from "node:process";
 import type { Logger } from "../../kernel/mod.ts";
 import type { ListenerDto, TimersDto } from "./contract.ts";
-import { PointTable } from "./point_table.ts";
+import { type LatestSource, PointTable } from "./point_table.ts";
 import type { ScadaConnectionChanged } from "./events.ts";
 import {
   COT,
@@ -40,7 +40,7 @@ export interface ConnectorDeps {
     running(id: string): Promise<RunningProfile | null>;
   };
   grid(customerKey: string): Promise<GridIndex>;
-  latest: { ts(id: number): number; u(id: number): number; i(id: number): number };
+  latest: LatestSource;
   seriesId(cellId: string, slot: number, phase: number): number | undefined;
   /** The current state of every node of a customer (LV grid status). */
   nodeStates(customerKey: string): Promise<Map<string, string>>;
@@ -172,7 +172,7 @@ export class ScadaConnector {
     }
   }
 
-  /** New values were committed: M_ME_TF_1 for every U or I point with a newer 20-s value. */
+  /** New values were committed: M_ME_TF_1 for every float point with a newer 20-s value. */
   valuesCommitted(): void {
     const now = this.#now();
     for (const rt of this.#runtimes.values()) {

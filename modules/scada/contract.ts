@@ -41,22 +41,49 @@ export const ELEMENT_TYPES = ["NODE", "FEEDER"] as const;
 export type ElementType = (typeof ELEMENT_TYPES)[number];
 
 /**
- * The values a point carries: voltage and current per phase (floats, V and A), the node's state
- * (single point: on while the node has a warning or an alarm) and whether its cell is connected
- * (single point: on while the cell's values are live).
+ * The values a point carries: voltage, current, active and reactive power per feeder and phase
+ * (floats: V, A, kW, kvar), the node's frequency (float, Hz, from its first LV feeder's L1, the
+ * busbar), the node's state (single point: on while the node has a warning or an alarm) and
+ * whether its cell is connected (single point: on while the cell's values are live).
  */
-export const QUANTITIES = ["U", "I", "NODE_STATE", "CELL_CONNECTED"] as const;
+export const QUANTITIES = [
+  "U",
+  "I",
+  "P",
+  "Q",
+  "FREQUENCY",
+  "NODE_STATE",
+  "CELL_CONNECTED",
+] as const;
 export type Quantity = (typeof QUANTITIES)[number];
+
+/** The quantities the generated list does not hold, which a user may add (POST .../generate). */
+export const EXTRA_QUANTITIES = ["P", "Q", "FREQUENCY"] as const;
+export type ExtraQuantity = (typeof EXTRA_QUANTITIES)[number];
+
+const FLOATS: ReadonlySet<Quantity> = new Set(["U", "I", "P", "Q", "FREQUENCY"]);
+const PER_PHASE: ReadonlySet<Quantity> = new Set(["U", "I", "P", "Q"]);
 
 /** The data type a quantity is sent as. */
 export function dataTypeOf(quantity: Quantity): PointDataType {
-  return quantity === "U" || quantity === "I" ? "FLOAT" : "SINGLE_POINT";
+  return FLOATS.has(quantity) ? "FLOAT" : "SINGLE_POINT";
 }
 
-/** Whether a quantity belongs to a feeder and phase (U, I) or to the node. */
+/** Whether a quantity belongs to a feeder and phase (U, I, P, Q) or to the node. */
 export function isPhaseQuantity(quantity: Quantity): boolean {
-  return quantity === "U" || quantity === "I";
+  return PER_PHASE.has(quantity);
 }
+
+/** The unit a float point is sent in (empty for single points). */
+export const UNIT_OF: Record<Quantity, string> = {
+  U: "V",
+  I: "A",
+  P: "kW",
+  Q: "kvar",
+  FREQUENCY: "Hz",
+  NODE_STATE: "",
+  CELL_CONNECTED: "",
+};
 
 /** IPv4 dotted quad or an IPv6 address (the master's address). */
 export function isIpAddress(value: string): boolean {
@@ -133,7 +160,7 @@ export const pointInput = z.object({
   node_id: z.string({ error: "validation.required" }).min(1, "validation.required").max(200),
   feeder_id: z.string().max(200).nullable().default(null),
   quantity: z.enum(QUANTITIES, { error: "validation.invalidChoice" }),
-  /** 1..3 (L1..L3) for U and I, null for node values. */
+  /** 1..3 (L1..L3) for U, I, P and Q, null for node values. */
   phase: z.number().int().min(1).max(3).nullable().default(null),
   activated: z.boolean().default(true),
 }).strict();
@@ -144,6 +171,13 @@ export const pointsInput = z.object({
   points: z.array(pointInput).max(SCADA_LIMITS.pointsMax, "validation.maxItems"),
 }).strict();
 export type PointsInput = z.input<typeof pointsInput>;
+
+/** POST /scm/profiles/{id}/points/generate (optional body): the values to add to the default. */
+export const generateInput = z.object({
+  extra: z.array(z.enum(EXTRA_QUANTITIES, { error: "validation.invalidChoice" })).max(3)
+    .default([]),
+}).strict();
+export type GenerateInput = z.input<typeof generateInput>;
 
 export const pointDto = z.object({
   ioa: z.number(),

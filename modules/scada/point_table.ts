@@ -23,14 +23,53 @@ export interface GridIndex {
   lvSlotsOf: Map<string, number[]>;
 }
 
+/** The newest values per series (core's LatestValues). */
+export interface LatestSource {
+  ts(id: number): number;
+  u(id: number): number;
+  i(id: number): number;
+  p(id: number): number;
+  q(id: number): number;
+  f(id: number): number;
+}
+
 /** Where the table finds series ids and their newest values. */
 export interface SeriesSource {
-  latest: { ts(id: number): number; u(id: number): number; i(id: number): number };
+  latest: LatestSource;
   seriesId(cellId: string, slot: number, phase: number): number | undefined;
 }
 
-export const KIND: Record<Quantity, number> = { U: 0, I: 1, NODE_STATE: 2, CELL_CONNECTED: 3 };
+/** Point kinds: the floats first (up to FLOAT_MAX), then the single points. */
+export const KIND: Record<Quantity, number> = {
+  U: 0,
+  I: 1,
+  P: 2,
+  Q: 3,
+  FREQUENCY: 4,
+  NODE_STATE: 5,
+  CELL_CONNECTED: 6,
+};
+const FLOAT_MAX = KIND.FREQUENCY;
 const BAD = QUALITY.IV | QUALITY.NT;
+
+/** Per quantity, the change (in its unit) below which a new value is not sent spontaneously. */
+export type Deadbands = Partial<Record<Quantity, number>>;
+
+/** The float value of kind `kind` of series `id`. */
+function valueOf(kind: number, id: number, latest: LatestSource): number {
+  switch (kind) {
+    case KIND.U:
+      return latest.u(id);
+    case KIND.I:
+      return latest.i(id);
+    case KIND.P:
+      return latest.p(id);
+    case KIND.Q:
+      return latest.q(id);
+    default:
+      return latest.f(id);
+  }
+}
 
 /** The activated points of a profile. */
 export class PointTable {
@@ -43,6 +82,11 @@ export class PointTable {
   readonly phase: Int8Array;
   /** Time of the newest value sent per point (spontaneous or interrogation). */
   readonly lastSent: Float64Array;
+  /** The value and quality last sent spontaneously per float point (the deadband's reference). */
+  readonly lastValue: Float32Array;
+  readonly lastQuality: Int16Array;
+  /** Per point, the deadband of its quantity (0: every new value is sent). */
+  readonly deadband: Float32Array;
   readonly nodes: string[] = [];
   readonly nodeIndex = new Map<string, number>();
   readonly nodeCell: (string | null)[] = [];
@@ -51,7 +95,7 @@ export class PointTable {
   readonly nodeConnected: Int8Array;
   readonly nodeAlarm: Int8Array;
 
-  constructor(points: readonly StoredPoint[], grid: GridIndex) {
+  constructor(points: readonly StoredPoint[], grid: GridIndex, deadbands: Deadbands = {}) {
     const list = points.filter((p) => p.activated);
     this.size = list.length;
     this.ioa = new Int32Array(list.map((p) => p.ioa));
@@ -61,6 +105,9 @@ export class PointTable {
     this.slot = new Int32Array(this.size).fill(-1);
     this.phase = new Int8Array(this.size);
     this.lastSent = new Float64Array(this.size).fill(-Infinity);
+    this.lastValue = new Float32Array(this.size).fill(NaN);
+    this.lastQuality = new Int16Array(this.size).fill(-1);
+    this.deadband = new Float32Array(list.map((p) => deadbands[p.quantity] ?? 0));
     list.forEach((p, k) => {
       let n = this.nodeIndex.get(p.node_id);
       if (n === undefined) {
@@ -72,6 +119,11 @@ export class PointTable {
       }
       this.node[k] = n;
       if (p.feeder_id) this.slot[k] = grid.slotOf.get(p.feeder_id) ?? -1;
+      // The node's frequency: its first LV feeder's L1 (the busbar, as the generated U).
+      else if (p.quantity === "FREQUENCY") {
+        const slots = grid.lvSlotsOf.get(p.node_id) ?? [];
+        this.slot[k] = slots.length ? Math.min(...slots) : -1;
+      }
       this.phase[k] = (p.phase ?? 1) - 1;
     });
     this.nodeConnected = new Int8Array(this.nodes.length).fill(-1);
@@ -106,8 +158,11 @@ export class PointTable {
   /** Marks what exists now as sent: the interrogation answers it, spontaneous data follows. */
   prime(source: SeriesSource, now: number, states?: ReadonlyMap<string, string>): void {
     for (let k = 0; k < this.size; k++) {
-      const id = this.kind[k]! <= KIND.I ? this.seriesOf(k, source) : -1;
-      if (id >= 0) this.lastSent[k] = source.latest.ts(id);
+      const id = this.kind[k]! <= FLOAT_MAX ? this.seriesOf(k, source) : -1;
+      if (id < 0) continue;
+      this.lastSent[k] = source.latest.ts(id);
+      this.lastValue[k] = valueOf(this.kind[k]!, id, source.latest);
+      this.lastQuality[k] = now - this.lastSent[k]! < STALE_MS ? 0 : BAD;
     }
     for (let n = 0; n < this.nodes.length; n++) {
       this.nodeConnected[n] = this.connected(n, source, now) ? 1 : 0;
@@ -119,8 +174,14 @@ export class PointTable {
   /** Takes over what a previous table of the same profile sent. */
   inherit(old: PointTable): void {
     const sent = new Map<number, number>();
-    for (let k = 0; k < old.size; k++) sent.set(old.ioa[k]!, old.lastSent[k]!);
-    for (let k = 0; k < this.size; k++) this.lastSent[k] = sent.get(this.ioa[k]!) ?? -Infinity;
+    for (let k = 0; k < old.size; k++) sent.set(old.ioa[k]!, k);
+    for (let k = 0; k < this.size; k++) {
+      const j = sent.get(this.ioa[k]!);
+      if (j === undefined || old.kind[j] !== this.kind[k]) continue;
+      this.lastSent[k] = old.lastSent[j]!;
+      this.lastValue[k] = old.lastValue[j]!;
+      this.lastQuality[k] = old.lastQuality[j]!;
+    }
     old.nodes.forEach((id, n) => {
       const m = this.nodeIndex.get(id);
       if (m === undefined) return;
@@ -129,20 +190,32 @@ export class PointTable {
     });
   }
 
-  /** U and I points with a value newer than the one sent (with its time tag). */
+  /**
+   * Float points (U, I, P, Q, f) with a value newer than the one sent (with its time tag); a
+   * point with a deadband only when its value moved by at least the deadband from the value last
+   * sent, or its quality changed.
+   */
   newValues(source: SeriesSource, now: number): PointValue[] {
     const values: PointValue[] = [];
     for (let k = 0; k < this.size; k++) {
       const kind = this.kind[k]!;
-      if (kind > KIND.I) continue;
+      if (kind > FLOAT_MAX) continue;
       const id = this.seriesOf(k, source);
       if (id < 0) continue;
       const ts = source.latest.ts(id);
       if (!(ts > this.lastSent[k]!)) continue;
       this.lastSent[k] = ts;
-      const value = kind === KIND.U ? source.latest.u(id) : source.latest.i(id);
+      const value = valueOf(kind, id, source.latest);
       if (Number.isNaN(value)) continue;
-      values.push({ ioa: this.ioa[k]!, value, quality: now - ts < STALE_MS ? 0 : BAD, at: ts });
+      const quality = now - ts < STALE_MS ? 0 : BAD;
+      const band = this.deadband[k]!;
+      if (
+        band > 0 && quality === this.lastQuality[k] &&
+        Math.abs(value - this.lastValue[k]!) < band
+      ) continue;
+      this.lastValue[k] = value;
+      this.lastQuality[k] = quality;
+      values.push({ ioa: this.ioa[k]!, value, quality, at: ts });
     }
     return values;
   }
@@ -195,11 +268,12 @@ export class PointTable {
       const kind = this.kind[k]!;
       const n = this.node[k]!;
       const ioa = this.ioa[k]!;
-      if (kind <= KIND.I) {
+      if (kind <= FLOAT_MAX) {
         const id = this.seriesOf(k, source);
-        const value = id < 0 ? NaN : kind === KIND.U ? source.latest.u(id) : source.latest.i(id);
+        const value = id < 0 ? NaN : valueOf(kind, id, source.latest);
         if (id >= 0) this.lastSent[k] = Math.max(this.lastSent[k]!, source.latest.ts(id));
         const quality = Number.isNaN(value) || !connected[n] ? BAD : 0;
+        if (!Number.isNaN(value)) [this.lastValue[k], this.lastQuality[k]] = [value, quality];
         floats.push({ ioa, value: Number.isNaN(value) ? 0 : value, quality });
       } else if (kind === KIND.NODE_STATE) {
         const state = states?.get(this.nodes[n]!);

@@ -6,6 +6,7 @@ import type { NodeDto, StationGroupDto } from "../grid/mod.ts";
 import { isMvFeeder } from "../grid/mod.ts";
 import {
   dataTypeOf,
+  type ExtraQuantity,
   isPhaseQuantity,
   type PointDto,
   type Quantity,
@@ -37,11 +38,13 @@ export function lvFeeders(node: NodeDto): NodeDto["feeders"] {
 /**
  * The default list: for every node in feeder order, U per phase (of its first LV feeder: the
  * busbar voltage), I per phase of every LV feeder, the node state and whether its cell is
- * connected; addresses from `firstIoa` on, one apart.
+ * connected; addresses from `firstIoa` on, one apart. `extra` adds, per node, its frequency
+ * (after U) and P and/or Q per phase of every LV feeder (after that feeder's I).
  */
 export function generatePoints(
   structure: readonly StationGroupDto[],
   firstIoa = 1,
+  extra: readonly ExtraQuantity[] = [],
 ): StoredPoint[] {
   const out: StoredPoint[] = [];
   let ioa = firstIoa;
@@ -56,10 +59,16 @@ export function generatePoints(
       for (const phase of [1, 2, 3]) {
         push({ node_id: node.id, feeder_id: first.id, quantity: "U", phase });
       }
+      if (extra.includes("FREQUENCY")) {
+        push({ node_id: node.id, feeder_id: null, quantity: "FREQUENCY", phase: null });
+      }
     }
     for (const feeder of feeders) {
-      for (const phase of [1, 2, 3]) {
-        push({ node_id: node.id, feeder_id: feeder.id, quantity: "I", phase });
+      for (const quantity of ["I", "P", "Q"] as const) {
+        if (quantity !== "I" && !extra.includes(quantity)) continue;
+        for (const phase of [1, 2, 3]) {
+          push({ node_id: node.id, feeder_id: feeder.id, quantity, phase });
+        }
       }
     }
     push({ node_id: node.id, feeder_id: null, quantity: "NODE_STATE", phase: null });

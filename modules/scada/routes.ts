@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import { type AppEnv, doc, requireApp, validate } from "../../kernel/mod.ts";
 import {
+  generateInput,
   pointListDto,
   pointsInput,
   profileDto,
@@ -77,7 +78,14 @@ export function scadaRoutes(
     )
     .post(
       "/profiles/:id/points/generate",
-      doc({ summary: "Fills a profile with the default point list", answer: pointListDto }),
-      async (c) => c.json(await service.generate(c.get("tenant").key, c.req.param("id"))),
+      validate("json", generateInput),
+      doc({
+        summary: "Fills a profile with the default point list (plus P, Q, frequency if asked)",
+        answer: pointListDto,
+      }),
+      async (c) => {
+        const { extra } = c.req.valid("json");
+        return c.json(await service.generate(c.get("tenant").key, c.req.param("id"), extra));
+      },
     );
 }

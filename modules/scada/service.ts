@@ -7,6 +7,7 @@ import { and, asc, count, eq, inArray, ne } from "drizzle-orm";
 import type { StationGroupDto } from "../grid/mod.ts";
 import { AppError, type Db, validationError } from "../../kernel/mod.ts";
 import {
+  type ExtraQuantity,
   IEC104_DEFAULTS,
   isPhaseQuantity,
   type PointListDto,
@@ -245,11 +246,15 @@ export class ScadaService {
     this.#notify(id);
   }
 
-  /** Fills the profile with the default list (replacing what it held). */
-  async generate(customerKey: string, id: string): Promise<PointListDto> {
+  /** Fills the profile with the default list, plus the `extra` values (replacing what it held). */
+  async generate(
+    customerKey: string,
+    id: string,
+    extra: readonly ExtraQuantity[] = [],
+  ): Promise<PointListDto> {
     await this.#own(customerKey, id);
     const structure = await this.grid.structure(customerKey);
-    const list = generatePoints(structure);
+    const list = generatePoints(structure, 1, extra);
     await this.#write(id, list);
     return { profile_id: id, points: describePoints(structure, list) };
   }

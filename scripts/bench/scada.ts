@@ -71,7 +71,14 @@ for (let n = 0; n < NODES; n++) {
 const ts = new Float64Array(ids.size).fill(-Infinity);
 const values = new Float32Array(ids.size);
 const source: SeriesSource = {
-  latest: { ts: (id) => ts[id]!, u: (id) => values[id]!, i: (id) => values[id]! / 5 },
+  latest: {
+    ts: (id) => ts[id]!,
+    u: (id) => values[id]!,
+    i: (id) => values[id]! / 5,
+    p: (id) => values[id]! / 50,
+    q: (id) => values[id]! / 100,
+    f: () => 50,
+  },
   seriesId: (cell, slot, phase) => ids.get(`${cell}|${slot}|${phase}`),
 };
 

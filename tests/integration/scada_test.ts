@@ -164,9 +164,33 @@ for (const kind of databaseKinds()) {
 
         let points: PointDto[] = [];
         await t.step("generate: every node in feeder order with U, I, state, cell", async () => {
-          const generated = await call("POST", `/scm/profiles/${profile.id}/points/generate`);
+          const plain = await call("POST", `/scm/profiles/${profile.id}/points/generate`);
+          assert.equal(plain.status, 200);
+          const defaults = (plain.body as PointListDto).points;
+          assert.deepEqual(
+            [...new Set(defaults.map((p) => p.quantity))],
+            ["U", "I", "NODE_STATE", "CELL_CONNECTED"],
+            "the documented default",
+          );
+          const bad = await call("POST", `/scm/profiles/${profile.id}/points/generate`, {
+            extra: ["THD"],
+          });
+          assert.equal(bad.status, 400);
+          assert.equal(bad.body.params.issues[0].key, "validation.invalidChoice");
+          // The user adds P and Q per phase and the frequency: the list the master gets here.
+          const generated = await call("POST", `/scm/profiles/${profile.id}/points/generate`, {
+            extra: ["P", "Q", "FREQUENCY"],
+          });
           assert.equal(generated.status, 200);
           points = (generated.body as PointListDto).points;
+          const perNode = (list: PointDto[], q: string) => list.filter((p) => p.quantity === q);
+          assert.equal(perNode(points, "P").length, perNode(defaults, "I").length);
+          assert.equal(perNode(points, "Q").length, perNode(defaults, "I").length);
+          assert.equal(perNode(points, "FREQUENCY").length, perNode(defaults, "U").length / 3);
+          assert.deepEqual(
+            points.slice(3, 4).map((p) => [p.ioa, p.quantity, p.phase, p.data_type]),
+            [[4, "FREQUENCY", null, "FLOAT"]],
+          );
           const structure = await (await platform.request(
             "/gsm/grid-structure/hv-mv-station-groups",
             { token: admin },
@@ -237,7 +261,10 @@ for (const kind of databaseKinds()) {
         const slotOf = new Map(node.feeders.map((f) => [f.id, f.slot]));
         const base = Date.now() - (Date.now() % 20_000) - 40_000;
         let window = 0;
-        /** Ingests one 20-s window for the node: U 230/230.5/231 V, I 40/41/42 A (+ offset). */
+        /**
+         * Ingests one 20-s window for the node: U 230/230.5/231 V, I 40/41/42 A, P 2.5/2.75/3 kW,
+         * Q -1/-1.5/-2 kvar (+ offset), f 49.75/49.875/50 Hz (+ offset / 4).
+         */
         const ingest = async (offset = 0) => {
           const ts = base + 20_000 * window++;
           const measurements = node.feeders.flatMap((f) =>
@@ -247,6 +274,9 @@ for (const kind of databaseKinds()) {
               phase,
               u: 230 + k * 0.5 + offset,
               i: 40 + k + offset,
+              p: 2.5 + k * 0.25 + offset,
+              q: -1 - k * 0.5 + offset,
+              f: 49.75 + k * 0.125 + offset / 4,
             }))
           );
           const res = await platform.request("/ingest/v1/batches", {
@@ -257,11 +287,28 @@ for (const kind of databaseKinds()) {
           assert.equal(res.status, 200, await res.text());
           return { ts, answeredAt: Date.now() };
         };
+        const valueOf = (p: PointDto, offset: number): number | null => {
+          const k = (p.phase ?? 1) - 1;
+          switch (p.quantity) {
+            case "U":
+              return 230 + k * 0.5 + offset;
+            case "I":
+              return 40 + k + offset;
+            case "P":
+              return 2.5 + k * 0.25 + offset;
+            case "Q":
+              return -1 - k * 0.5 + offset;
+            case "FREQUENCY": // the first LV feeder's L1
+              return 49.75 + offset / 4;
+            default:
+              return null;
+          }
+        };
         const expected = (offset: number) =>
           new Map(
-            nodePoints.filter((p) => p.quantity === "U" || p.quantity === "I").map((p) => [
+            nodePoints.filter((p) => valueOf(p, offset) !== null).map((p) => [
               p.ioa,
-              (p.quantity === "U" ? 230 + (p.phase! - 1) * 0.5 : 40 + (p.phase! - 1)) + offset,
+              valueOf(p, offset)!,
             ]),
           );
         assert.ok(nodePoints.some((p) => p.quantity === "I" && slotOf.has(p.feeder_id!)));
