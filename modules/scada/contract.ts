@@ -172,6 +172,15 @@ export const pointsInput = z.object({
 }).strict();
 export type PointsInput = z.input<typeof pointsInput>;
 
+/** The languages the point list's PDF is written in. */
+export const PDF_LANGUAGES = ["en", "fr", "de", "uk"] as const;
+export type PdfLanguage = (typeof PDF_LANGUAGES)[number];
+
+/** GET /scm/profiles/{id}/points/pdf: the language the point list is written in. */
+export const pointsPdfQuery = z.object({
+  language: z.enum(PDF_LANGUAGES, { error: "validation.invalidChoice" }).default("en"),
+}).strict();
+
 /** POST /scm/profiles/{id}/points/generate (optional body): the values to add to the default. */
 export const generateInput = z.object({
   extra: z.array(z.enum(EXTRA_QUANTITIES, { error: "validation.invalidChoice" })).max(3)

@@ -3,11 +3,13 @@
  * connector (hes:scada-connector admin); others get 403.
  */
 import { Hono } from "hono";
+import { z } from "zod";
 import { type AppEnv, doc, requireApp, validate } from "../../kernel/mod.ts";
 import {
   generateInput,
   pointListDto,
   pointsInput,
+  pointsPdfQuery,
   profileDto,
   profileInput,
   profileListDto,
@@ -63,6 +65,30 @@ export function scadaRoutes(
       "/profiles/:id/points",
       doc({ summary: "A profile's points in feeder order", answer: pointListDto }),
       async (c) => c.json(await service.points(c.get("tenant").key, c.req.param("id"))),
+    )
+    .get(
+      "/profiles/:id/points/pdf",
+      validate("query", pointsPdfQuery),
+      doc({
+        summary: "A profile's point list as a PDF for the SCADA engineer",
+        answer: z.string(),
+        contentType: "application/pdf",
+      }),
+      async (c) => {
+        const { language } = c.req.valid("query");
+        const { name, pdf } = await service.pointsPdf(
+          c.get("tenant").key,
+          c.req.param("id"),
+          language,
+        );
+        const file = `scada-points-${name.replace(/[^\p{L}\p{N}._-]+/gu, "_")}.pdf`;
+        return c.body(pdf as Uint8Array<ArrayBuffer>, 200, {
+          "content-type": "application/pdf",
+          "content-disposition": `attachment; filename="${
+            file.replace(/[^\x20-\x7e]|"/g, "_")
+          }"; filename*=UTF-8''${encodeURIComponent(file)}`,
+        });
+      },
     )
     .put(
       "/profiles/:id/points",

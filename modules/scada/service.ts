@@ -17,6 +17,8 @@ import {
   type TimersDto,
 } from "./contract.ts";
 import { describePoints, generatePoints, type StoredPoint } from "./points.ts";
+import { renderPointsPdf } from "./points_pdf.ts";
+import type { PdfLanguage } from "./points_pdf_texts.ts";
 import { points, profiles } from "./schema.ts";
 
 type ProfileRow = typeof profiles.$inferSelect;
@@ -179,6 +181,19 @@ export class ScadaService {
     await this.#own(customerKey, id);
     const structure = await this.grid.structure(customerKey);
     return { profile_id: id, points: describePoints(structure, await this.#stored(id)) };
+  }
+
+  /** The point list as a PDF for the SCADA engineer, with the profile's name. */
+  async pointsPdf(
+    customerKey: string,
+    id: string,
+    language: PdfLanguage,
+  ): Promise<{ name: string; pdf: Uint8Array }> {
+    const row = await this.#own(customerKey, id);
+    const structure = await this.grid.structure(customerKey);
+    const list = describePoints(structure, await this.#stored(id));
+    const profile = { name: row.name, ip_address: row.ipAddress, port: row.port, asdu: row.asdu };
+    return { name: row.name, pdf: await renderPointsPdf(profile, list, language) };
   }
 
   /**
