@@ -1,8 +1,10 @@
 /**
  * The SCADA connector end to end through the real login: an administrator creates a profile
  * (the spec 5 messages first: name, IP address, TCP port, ASDU), is refused a reused ASDU by
- * the server, generates the points in feeder order, moves one and saves the order.
+ * the server, generates the points in feeder order (with the frequency added), reorders them
+ * with a button, by dragging and from the keyboard, saves the order and downloads the PDF.
  */
+import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
 import { ACCOUNTS, login } from "./helpers.ts";
 
@@ -52,19 +54,62 @@ test("an administrator sets up a SCADA profile and its points", async ({ page })
   await second.getByRole("button", { name: "Cancel" }).click();
   await expect(profiles.getByRole("row")).toHaveCount(2); // header and the one profile
 
-  // Points: generated in feeder order, one moved down, the order saved.
+  // Points: generated in feeder order with the frequency added, reordered with a button, by
+  // dragging and from the keyboard, the order saved and still there after a reload.
   await profiles.getByRole("button", { name: "Control centre north" }).click();
   await expect(page.getByText("No points yet")).toBeVisible();
+  await page.getByRole("checkbox", { name: "frequency" }).check();
   await page.getByRole("button", { name: "Generate" }).click();
   const points = page.getByTestId("scada-points");
-  await expect(points.getByRole("row").nth(1)).toContainText("Voltage U L1");
-  await expect(points.getByRole("row").nth(2)).toContainText("Voltage U L2");
+  const row = (k: number) => points.getByRole("row").nth(k);
+  const ioas = async (n: number) =>
+    await Promise.all(
+      Array.from({ length: n }, (_, k) => row(k + 1).getByRole("cell").nth(1).innerText()),
+    );
+  await expect(row(1)).toContainText("Voltage U L1");
+  await expect(row(2)).toContainText("Voltage U L2");
+  await expect(row(4)).toContainText("Frequency f");
   expect(await points.getByRole("row").count()).toBeGreaterThan(20);
-  await points.getByRole("row").nth(1).getByRole("button", { name: "Move down" }).click();
-  await expect(points.getByRole("row").nth(1)).toContainText("Voltage U L2");
+  await row(1).getByRole("button", { name: "Move down" }).click();
+  await expect(row(1)).toContainText("Voltage U L2");
   await expect(page.getByText("Unsaved changes")).toBeVisible();
+
+  // Dragged: the frequency (4th) onto the first row.
+  await row(4).dragTo(row(1));
+  await expect(row(1)).toContainText("Frequency f");
+  expect(await ioas(4)).toEqual(["4", "2", "1", "3"]);
+
+  // From the keyboard: the grip of U L3 (4th) picked up, two up, dropped.
+  const grip = row(4).getByRole("button", { name: "Move the point at address 3" });
+  await grip.focus();
+  await page.keyboard.press("Space");
+  await expect(grip).toHaveAttribute("aria-pressed", "true");
+  await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("ArrowUp");
+  const announcement = page.getByTestId("scada-points-announcement");
+  await expect(announcement).toContainText("Address 3: position 2 of");
+  await page.keyboard.press("Space");
+  await expect(announcement).toHaveText("Address 3 dropped at position 2.");
+  expect(await ioas(4)).toEqual(["4", "3", "2", "1"]);
+  // Escape puts a picked-up point back.
+  await expect(row(2).getByRole("button", { name: "Move the point at address 3" })).toBeFocused();
+  await page.keyboard.press("Space");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Escape");
+  expect(await ioas(4)).toEqual(["4", "3", "2", "1"]);
+
   await page.getByRole("button", { name: "Save the order" }).click();
   await expect(page.getByText("The points were saved.").first()).toBeVisible();
-  await expect(points.getByRole("row").nth(1)).toContainText("Voltage U L2");
-  await expect(points.getByRole("row").nth(1).getByRole("cell").first()).toHaveText("2");
+  await page.reload();
+  await profiles.getByRole("button", { name: "Control centre north" }).click();
+  await expect(row(1)).toContainText("Frequency f");
+  expect(await ioas(4)).toEqual(["4", "3", "2", "1"]);
+
+  // The point list as the SCADA engineer's PDF (the saved order).
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Point list PDF" }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe("scada-points-Control_centre_north.pdf");
+  const bytes = await readFile(await file.path());
+  expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
 });

@@ -314,6 +314,7 @@ const EXPECTED: Record<string, Rule> = {
   "GET /scm/profiles/:id/points": scadaAdmin(404),
   "PUT /scm/profiles/:id/points": scadaAdmin(400),
   "POST /scm/profiles/:id/points/generate": scadaAdmin(404),
+  "GET /scm/profiles/:id/points/pdf": scadaAdmin(404),
   // Power-quality reports (/pqm) and events (/pqe).
   "GET /pqm/electrical-works": pq(200),
   "POST /pqm/reports": pq(400),

@@ -210,6 +210,22 @@ for (const kind of databaseKinds()) {
             ["NODE_STATE", "SINGLE_POINT"],
             ["CELL_CONNECTED", "SINGLE_POINT"],
           ]);
+          // The generated list as the SCADA engineer's PDF (the layout is checked in the unit test).
+          const pdf = await platform.request(
+            `/scm/profiles/${profile.id}/points/pdf?language=de`,
+            { token: admin },
+          );
+          assert.equal(pdf.status, 200);
+          assert.equal(pdf.headers.get("content-type"), "application/pdf");
+          assert.match(pdf.headers.get("content-disposition") ?? "", /scada-points-Control_centre/);
+          const bytes = new Uint8Array(await pdf.arrayBuffer());
+          assert.equal(new TextDecoder().decode(bytes.slice(0, 5)), "%PDF-");
+          const badLanguage = await call(
+            "GET",
+            `/scm/profiles/${profile.id}/points/pdf?language=xx`,
+          );
+          assert.equal(badLanguage.status, 400);
+          assert.equal(badLanguage.body.params.issues[0].key, "validation.invalidChoice");
           // The list comes back as it was put, in the order given.
           const reordered = [points[1]!, points[0]!, ...points.slice(2)].map((p) => ({
             ioa: p.ioa,

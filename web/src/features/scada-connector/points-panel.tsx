@@ -1,24 +1,34 @@
-import { ArrowDown, ArrowUp, Download, Save, Upload, Wand2 } from "lucide-react";
+import { Download, FileText, Save, Upload, Wand2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { PointDto, PointListDto, ProfileDto } from "../../../../modules/scada/contract.ts";
-import { api } from "../../lib/api.ts";
+import {
+  dataTypeOf,
+  EXTRA_QUANTITIES,
+  type ExtraQuantity,
+  isPhaseQuantity,
+  type PointDto,
+  type PointListDto,
+  type ProfileDto,
+} from "../../../../modules/scada/contract.ts";
+import { saveBlob } from "../../charts/export.ts";
+import { api, apiBlob } from "../../lib/api.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { useAsync } from "../../lib/use-async.ts";
 import { useErrorText } from "../../lib/use-error-text.ts";
 import { ConfirmDialog } from "../../ui/alert-dialog.tsx";
 import { Button } from "../../ui/button.tsx";
 import { AsyncState } from "../../ui/loader.tsx";
-import { Cell, HeadCell, Row, Table, TableBody, TableHead } from "../../ui/table.tsx";
+import { PointsTable } from "./points-table.tsx";
 import { pointsFromCsv, pointsToCsv } from "./scada-rules.ts";
 
 /** A point as the list edits it (what PUT takes, with what the table shows). */
 type EditedPoint = PointDto;
 
 /**
- * The points of one profile in feeder order. The order changes with the arrow buttons of each
- * row (buttons rather than dragging: usable from the keyboard, and one control less to test);
- * Save sends the whole list. Generate fills the default list; CSV export and import exchange it.
+ * The points of one profile in feeder order. The order changes by dragging (or from the
+ * keyboard, or with the arrow buttons of each row: points-table.tsx); Save sends the whole list.
+ * Generate fills the default list, with P, Q and the frequency when ticked; CSV export and import
+ * exchange it; the PDF is the generated point list for the SCADA engineer (of the saved list).
  */
 export function PointsPanel({ profile, onChanged }: {
   profile: ProfileDto;
@@ -65,20 +75,14 @@ function PointsEditor({ profile, initial, notice, setNotice, onSaved }: {
   setNotice: (notice: Notice | null) => void;
   onSaved: (message?: string) => void;
 }) {
-  const { t } = useTranslation(["scada", "errors"]);
+  const { t, i18n } = useTranslation(["scada", "errors"]);
   const errorText = useErrorText();
   const [points, setPoints] = useState<EditedPoint[]>(initial);
   const [confirm, setConfirm] = useState(false);
   const file = useRef<HTMLInputElement>(null);
   const dirty = JSON.stringify(points) !== JSON.stringify(initial);
 
-  const move = (k: number, by: -1 | 1) =>
-    setPoints((list) => {
-      const next = [...list];
-      const [item] = next.splice(k, 1);
-      next.splice(k + by, 0, item!);
-      return next;
-    });
+  const [extra, setExtra] = useState<ExtraQuantity[]>([]);
   const saving = useAction(async () => {
     try {
       await api.put<PointListDto>(`/scm/profiles/${profile.id}/points`, {
@@ -99,7 +103,7 @@ function PointsEditor({ profile, initial, notice, setNotice, onSaved }: {
   });
   const generating = useAction(async () => {
     try {
-      await api.post<PointListDto>(`/scm/profiles/${profile.id}/points/generate`, undefined, {
+      await api.post<PointListDto>(`/scm/profiles/${profile.id}/points/generate`, { extra }, {
         handleErrors: true,
       });
       onSaved();
@@ -115,6 +119,17 @@ function PointsEditor({ profile, initial, notice, setNotice, onSaved }: {
     link.click();
     URL.revokeObjectURL(link.href);
   };
+  const exportPdf = useAction(async () => {
+    const language = i18n.resolvedLanguage ?? "en";
+    const blob = await apiBlob(
+      `/scm/profiles/${profile.id}/points/pdf?language=${encodeURIComponent(language)}`,
+    );
+    if (!blob) {
+      setNotice({ tone: "error", text: t("points.pdfFailed") });
+      return;
+    }
+    saveBlob(blob, `scada-points-${profile.name.replace(/[^\w-]+/g, "_")}.pdf`);
+  });
   const importCsv = async (selected: File) => {
     const { points: read, problem } = pointsFromCsv(await selected.text());
     if (problem) {
@@ -138,9 +153,8 @@ function PointsEditor({ profile, initial, notice, setNotice, onSaved }: {
         quantity: p.quantity,
         phase: p.phase ?? null,
         activated: p.activated ?? true,
-        data_type: same?.data_type ??
-          (p.quantity === "U" || p.quantity === "I" ? "FLOAT" : "SINGLE_POINT"),
-        element_type: same?.element_type ?? (p.feeder_id ? "FEEDER" : "NODE"),
+        data_type: same?.data_type ?? dataTypeOf(p.quantity),
+        element_type: same?.element_type ?? (isPhaseQuantity(p.quantity) ? "FEEDER" : "NODE"),
         element_name: same?.element_name ?? p.node_id,
         known: same?.known ?? false,
       };
@@ -160,9 +174,38 @@ function PointsEditor({ profile, initial, notice, setNotice, onSaved }: {
           <Wand2 aria-hidden />
           {t("points.generate")}
         </Button>
+        <fieldset className="flex items-center gap-2 text-xs">
+          <legend className="sr-only">{t("points.extra")}</legend>
+          <span aria-hidden className="text-muted-foreground">{t("points.extra")}</span>
+          {EXTRA_QUANTITIES.map((q) => (
+            <label key={q} className="flex items-center gap-1">
+              <input
+                type="checkbox"
+                checked={extra.includes(q)}
+                onChange={(e) =>
+                  setExtra((list) =>
+                    e.target.checked
+                      ? EXTRA_QUANTITIES.filter((x) => x === q || list.includes(x))
+                      : list.filter((x) => x !== q)
+                  )}
+              />
+              {t(`extraQuantities.${q}`)}
+            </label>
+          ))}
+        </fieldset>
         <Button variant="secondary" size="sm" onClick={exportCsv} disabled={!points.length}>
           <Download aria-hidden />
           {t("points.export")}
+        </Button>
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={() => void exportPdf.run()}
+          disabled={!points.length || dirty || exportPdf.busy}
+          title={dirty ? t("points.pdfSaveFirst") : undefined}
+        >
+          <FileText aria-hidden />
+          {t("points.pdf")}
         </Button>
         <Button variant="secondary" size="sm" onClick={() => file.current?.click()}>
           <Upload aria-hidden />
@@ -202,72 +245,7 @@ function PointsEditor({ profile, initial, notice, setNotice, onSaved }: {
           <>
             <p className="text-xs text-muted-foreground">{t("points.hint")}</p>
             <div className="max-h-[32rem] overflow-auto">
-              <Table data-testid="scada-points">
-                <TableHead sticky>
-                  <Row>
-                    <HeadCell numeric>{t("columns.ioa")}</HeadCell>
-                    <HeadCell>{t("columns.element")}</HeadCell>
-                    <HeadCell>{t("columns.quantity")}</HeadCell>
-                    <HeadCell>{t("columns.dataType")}</HeadCell>
-                    <HeadCell>{t("columns.activated")}</HeadCell>
-                    <HeadCell>{t("columns.order")}</HeadCell>
-                  </Row>
-                </TableHead>
-                <TableBody>
-                  {points.map((p, k) => (
-                    <Row key={p.ioa}>
-                      <Cell numeric>{p.ioa}</Cell>
-                      <Cell>
-                        {p.element_name}
-                        {p.known ? null : (
-                          <span className="ml-1 text-xs text-state-warning">
-                            ({t("points.unknown")})
-                          </span>
-                        )}
-                      </Cell>
-                      <Cell>{t(`quantities.${p.quantity}`, { phase: p.phase ?? "" })}</Cell>
-                      <Cell className="text-xs text-muted-foreground">
-                        {t(`dataTypes.${p.data_type}`)}
-                      </Cell>
-                      <Cell>
-                        <input
-                          type="checkbox"
-                          checked={p.activated}
-                          aria-label={t("columns.activated")}
-                          onChange={(e) =>
-                            setPoints((list) =>
-                              list.map((q, j) =>
-                                j === k ? { ...q, activated: e.target.checked } : q
-                              )
-                            )}
-                        />
-                      </Cell>
-                      <Cell>
-                        <div className="flex gap-1">
-                          <Button
-                            variant="ghost"
-                            size="icon"
-                            aria-label={t("points.up")}
-                            disabled={k === 0}
-                            onClick={() => move(k, -1)}
-                          >
-                            <ArrowUp aria-hidden />
-                          </Button>
-                          <Button
-                            variant="ghost"
-                            size="icon"
-                            aria-label={t("points.down")}
-                            disabled={k === points.length - 1}
-                            onClick={() => move(k, 1)}
-                          >
-                            <ArrowDown aria-hidden />
-                          </Button>
-                        </div>
-                      </Cell>
-                    </Row>
-                  ))}
-                </TableBody>
-              </Table>
+              <PointsTable points={points} onChange={setPoints} />
             </div>
           </>
         )}

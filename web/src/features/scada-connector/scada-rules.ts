@@ -201,3 +201,13 @@ export function pointsFromCsv(text: string): { points: PointInput[]; problem: Cs
   }
   return { points, problem: null };
 }
+
+/** `list` with the item at `from` moved to index `to` (clamped); the same list when unmoved. */
+export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
+  const target = Math.max(0, Math.min(list.length - 1, to));
+  if (from === target || from < 0 || from >= list.length) return list as T[];
+  const next = [...list];
+  const [item] = next.splice(from, 1);
+  next.splice(target, 0, item!);
+  return next;
+}

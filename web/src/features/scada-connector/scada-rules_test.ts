@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import type { PointDto } from "../../../../modules/scada/contract.ts";
-import { checkProfile, emptyProfileForm, pointsFromCsv, pointsToCsv } from "./scada-rules.ts";
+import {
+  checkProfile,
+  emptyProfileForm,
+  moveItem,
+  pointsFromCsv,
+  pointsToCsv,
+} from "./scada-rules.ts";
 
 Deno.test("checkProfile() mirrors the server's rules with the same keys", () => {
   const form = { ...emptyProfileForm(), name: "CC", ip_address: "10.1.2", port: "80", asdu: "" };
@@ -66,4 +72,14 @@ Deno.test("a point list goes to CSV and back in the same order", () => {
     line: 2,
     key: "validation.scadaAddressRange",
   });
+});
+
+Deno.test("moveItem() moves one item up or down, clamped, and leaves the others in order", () => {
+  const list = ["a", "b", "c", "d"];
+  assert.deepEqual(moveItem(list, 0, 2), ["b", "c", "a", "d"]);
+  assert.deepEqual(moveItem(list, 3, 1), ["a", "d", "b", "c"]);
+  assert.deepEqual(moveItem(list, 1, -5), ["b", "a", "c", "d"]);
+  assert.deepEqual(moveItem(list, 1, 99), ["a", "c", "d", "b"]);
+  assert.equal(moveItem(list, 2, 2), list);
+  assert.deepEqual(list, ["a", "b", "c", "d"]);
 });
