@@ -3,7 +3,8 @@
  * master's connection (only the profile's IP address may connect; others are closed at once; a
  * second connection from the master takes over from the first), the station's answers and the
  * spontaneous data of its points:
- * - M_ME_TF_1 (cause 3) when a new 20-s value of a U, I, P, Q or frequency point is committed;
+ * - M_ME_TF_1 (cause 3) when a new 20-s value of a U, I, P, Q or frequency point is committed
+ *   (unless the profile's deadband of its quantity holds it back);
  * - M_SP_TB_1 (cause 3) when a node's state (warning or alarm) or its cell's connection changes;
  * - quality IV + NT on the values of a node whose cell is not connected (no live value).
  */
@@ -222,7 +223,7 @@ export class ScadaConnector {
   async #refreshTable(rt: Runtime): Promise<void> {
     try {
       const grid = await this.deps.grid(rt.profile.customerKey);
-      const table = new PointTable(rt.profile.points, grid);
+      const table = new PointTable(rt.profile.points, grid, rt.profile.deadbands);
       if (rt.table) table.inherit(rt.table);
       else table.prime(this.deps, this.#now(), this.#states.get(rt.profile.customerKey));
       if (this.#runtimes.get(rt.profile.id) === rt) rt.table = table;

@@ -28,6 +28,8 @@ export const SCADA_LIMITS = {
   /** k and w (the standard allows up to 32767; a master never needs more than that). */
   windowMin: 1,
   windowMax: 32_767,
+  /** Deadband of a float quantity, in its unit (V, A, kW, kvar, Hz). */
+  deadbandMax: 1_000_000,
   /** Points per profile (5,000 nodes x 12 points). */
   pointsMax: 60_000,
 } as const;
@@ -112,6 +114,30 @@ export const timersInput = z.object({
 });
 export type TimersInput = z.output<typeof timersInput>;
 
+/** The float quantities, whose spontaneous values a deadband may hold back. */
+export const DEADBAND_QUANTITIES = ["U", "I", "P", "Q", "FREQUENCY"] as const;
+export type DeadbandQuantity = (typeof DEADBAND_QUANTITIES)[number];
+
+const deadband = z.number({ error: "validation.required" })
+  .min(0, "validation.scadaDeadbandRange")
+  .max(SCADA_LIMITS.deadbandMax, "validation.scadaDeadbandRange");
+
+/**
+ * Per float quantity, the change in its unit below which a new 20-s value is not sent
+ * spontaneously (0: every new value is sent, the default). A change of quality is always sent.
+ */
+export const deadbandsInput = z.object({
+  U: deadband,
+  I: deadband,
+  P: deadband,
+  Q: deadband,
+  FREQUENCY: deadband,
+}).strict();
+export type DeadbandsDto = z.output<typeof deadbandsInput>;
+
+/** No deadband: every new value is sent. */
+export const NO_DEADBANDS: DeadbandsDto = { U: 0, I: 0, P: 0, Q: 0, FREQUENCY: 0 };
+
 /** A profile as created or replaced (POST /scm/profiles, PUT /scm/profiles/{id}). */
 export const profileInput = z.object({
   name: z.string({ error: "validation.required" }).trim()
@@ -124,6 +150,8 @@ export const profileInput = z.object({
   asdu: integer(SCADA_LIMITS.asduMin, SCADA_LIMITS.asduMax, "validation.scadaAsduRange"),
   activated: z.boolean().default(false),
   timers: timersInput.optional(),
+  /** Absent: zeros on creation, kept on replacement. */
+  deadbands: deadbandsInput.optional(),
 }).strict();
 export type ProfileInput = z.input<typeof profileInput>;
 export type ProfileData = z.output<typeof profileInput>;
@@ -147,6 +175,13 @@ export const profileDto = z.object({
   asdu: z.number(),
   activated: z.boolean(),
   timers: timersDto,
+  deadbands: z.object({
+    U: z.number(),
+    I: z.number(),
+    P: z.number(),
+    Q: z.number(),
+    FREQUENCY: z.number(),
+  }).meta({ id: "ScadaDeadbandsDto" }),
   point_count: z.number(),
   updated_at: z.string(),
 }).meta({ id: "ScadaProfileDto" });

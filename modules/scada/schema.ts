@@ -1,7 +1,8 @@
-/** Drizzle schema of the SCADA connector (PostgreSQL schema `scada`, migration 0020). */
+/** Drizzle schema of the SCADA connector (PostgreSQL schema `scada`, migrations 0020, 0025). */
 import {
   boolean,
   integer,
+  jsonb,
   pgSchema,
   primaryKey,
   smallint,
@@ -26,6 +27,8 @@ export const profiles = scadaSchema.table("profiles", {
   t3: integer("t3").notNull(),
   k: integer("k").notNull(),
   w: integer("w").notNull(),
+  /** Per float quantity, its deadband in the quantity's unit (migration 0025). */
+  deadbands: jsonb("deadbands").$type<Partial<Record<string, number>>>().notNull().default({}),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });

@@ -7,9 +7,11 @@ import { and, asc, count, eq, inArray, ne } from "drizzle-orm";
 import type { StationGroupDto } from "../grid/mod.ts";
 import { AppError, type Db, validationError } from "../../kernel/mod.ts";
 import {
+  type DeadbandsDto,
   type ExtraQuantity,
   IEC104_DEFAULTS,
   isPhaseQuantity,
+  NO_DEADBANDS,
   type PointListDto,
   type ProfileData,
   type ProfileDto,
@@ -33,6 +35,7 @@ export interface RunningProfile {
   asdu: number;
   activated: boolean;
   timers: TimersDto;
+  deadbands: DeadbandsDto;
   points: StoredPoint[];
 }
 
@@ -49,6 +52,8 @@ const timersOf = (row: ProfileRow): TimersDto => ({
   k: row.k,
   w: row.w,
 });
+
+const deadbandsOf = (row: ProfileRow): DeadbandsDto => ({ ...NO_DEADBANDS, ...row.deadbands });
 
 const toStored = (row: typeof points.$inferSelect): StoredPoint => ({
   ioa: row.ioa,
@@ -92,6 +97,7 @@ export class ScadaService {
       asdu: row.asdu,
       activated: row.activated,
       timers: timersOf(row),
+      deadbands: deadbandsOf(row),
       point_count: count,
       updated_at: row.updatedAt.toISOString(),
     };
@@ -138,6 +144,7 @@ export class ScadaService {
       asdu: data.asdu,
       activated: data.activated,
       ...timers,
+      deadbands: data.deadbands ?? NO_DEADBANDS,
     }).returning();
     this.#notify(id);
     return this.#dto(row!, 0);
@@ -154,6 +161,7 @@ export class ScadaService {
       asdu: data.asdu,
       activated: data.activated,
       ...timers,
+      deadbands: data.deadbands ?? deadbandsOf(held),
       updatedAt: new Date(),
     }).where(eq(profiles.id, id)).returning();
     this.#notify(id);
@@ -291,6 +299,7 @@ export class ScadaService {
       asdu: row.asdu,
       activated: row.activated,
       timers: timersOf(row),
+      deadbands: deadbandsOf(row),
       points: await this.#stored(row.id),
     };
   }

@@ -27,6 +27,12 @@ test("an administrator sets up a SCADA profile and its points", async ({ page })
   await expect(dialog.getByText("The IP address is not valid")).toBeVisible();
   await expect(dialog.getByText("The TCP port must be between 1024 and 65535.")).toBeVisible();
   await expect(dialog.getByText("Is required")).toBeVisible();
+  await dialog.getByLabel("P (kW)").fill("-1");
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(
+    dialog.getByText("The deadband must be between 0 and 1,000,000 (in the value's unit)."),
+  ).toBeVisible();
+  await dialog.getByLabel("P (kW)").fill("0.5");
   await dialog.getByLabel("t2").fill("15");
   await dialog.getByRole("button", { name: "Save" }).click();
   await expect(dialog.getByText("t2 must be shorter than t1.")).toBeVisible();

@@ -156,6 +156,30 @@ for (const kind of databaseKinds()) {
             asdu: CA,
           });
           assert.equal(moved.status, 400, "an ASDU in use cannot be reassigned");
+          // Deadbands: zeros by default (every new value is sent), checked, kept when absent.
+          assert.deepEqual(other.body.deadbands, { U: 0, I: 0, P: 0, Q: 0, FREQUENCY: 0 });
+          const bands = { U: 0.5, I: 1, P: 0.25, Q: 0.25, FREQUENCY: 0.01 };
+          const base = { name: "Backup centre", ip_address: "127.0.0.2", port: other.body.port };
+          const badBand = await call("PUT", `/scm/profiles/${other.body.id}`, {
+            ...base,
+            asdu: CA + 1,
+            deadbands: { ...bands, U: -1 },
+          });
+          assert.equal(badBand.status, 400);
+          assert.equal(badBand.body.params.issues[0].path, "deadbands.U");
+          assert.equal(badBand.body.params.issues[0].key, "validation.scadaDeadbandRange");
+          const banded = await call("PUT", `/scm/profiles/${other.body.id}`, {
+            ...base,
+            asdu: CA + 1,
+            deadbands: bands,
+          });
+          assert.equal(banded.status, 200, JSON.stringify(banded.body));
+          assert.deepEqual(banded.body.deadbands, bands);
+          const kept = await call("PUT", `/scm/profiles/${other.body.id}`, {
+            ...base,
+            asdu: CA + 1,
+          });
+          assert.deepEqual(kept.body.deadbands, bands);
           assert.equal((await call("DELETE", `/scm/profiles/${other.body.id}`)).status, 204);
           assert.equal((await call("GET", "/scm/profiles", undefined, user)).status, 403);
           const list = await call("GET", "/scm/profiles");

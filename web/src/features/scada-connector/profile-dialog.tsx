@@ -18,6 +18,7 @@ import { Input } from "../../ui/input.tsx";
 import { Switch } from "../../ui/switch.tsx";
 import {
   checkProfile,
+  DEADBAND_QUANTITIES,
   emptyProfileForm,
   profileBody,
   type ProfileForm,
@@ -132,6 +133,33 @@ export function ProfileDialog({
               </FormField>
             ))}
             <p className="col-span-full text-xs text-muted-foreground">{t("hints.timers")}</p>
+          </fieldset>
+          <fieldset className="col-span-full grid grid-cols-3 gap-2 sm:grid-cols-5">
+            <legend className="mb-1 text-xs font-medium text-muted-foreground">
+              {t("fields.deadbands")}
+            </legend>
+            {DEADBAND_QUANTITIES.map((q) => (
+              <FormField
+                key={q}
+                label={t(`fields.deadband_${q}`)}
+                error={message(`deadbands.${q}`)}
+              >
+                {(p) => (
+                  <Input
+                    {...p}
+                    name={`deadbands.${q}`}
+                    inputMode="decimal"
+                    value={form.deadbands[q]}
+                    onChange={(e) =>
+                      set(
+                        { deadbands: { ...form.deadbands, [q]: e.target.value } },
+                        `deadbands.${q}`,
+                      )}
+                  />
+                )}
+              </FormField>
+            ))}
+            <p className="col-span-full text-xs text-muted-foreground">{t("hints.deadbands")}</p>
           </fieldset>
           <label className="col-span-full flex items-center gap-2 text-sm">
             <Switch

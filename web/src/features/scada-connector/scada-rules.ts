@@ -4,7 +4,11 @@
  * the point list to and from CSV (what SCADA engineers exchange).
  */
 import {
+  DEADBAND_QUANTITIES,
+  type DeadbandQuantity,
+  type DeadbandsDto,
   IEC104_DEFAULTS,
+  NO_DEADBANDS,
   type PointDto,
   type PointInput,
   type ProfileDto,
@@ -22,6 +26,7 @@ export interface RuleMessage {
 
 export const TIMER_FIELDS = ["t0", "t1", "t2", "t3", "k", "w"] as const;
 export type TimerField = (typeof TIMER_FIELDS)[number];
+export { DEADBAND_QUANTITIES };
 
 /** The profile form as typed (strings for numbers). */
 export interface ProfileForm {
@@ -31,7 +36,14 @@ export interface ProfileForm {
   asdu: string;
   activated: boolean;
   timers: Record<TimerField, string>;
+  deadbands: Record<DeadbandQuantity, string>;
 }
+
+const deadbandTexts = (values: DeadbandsDto): Record<DeadbandQuantity, string> =>
+  Object.fromEntries(DEADBAND_QUANTITIES.map((q) => [q, String(values[q])])) as Record<
+    DeadbandQuantity,
+    string
+  >;
 
 export function emptyProfileForm(): ProfileForm {
   return {
@@ -43,6 +55,7 @@ export function emptyProfileForm(): ProfileForm {
     timers: Object.fromEntries(
       TIMER_FIELDS.map((f) => [f, String(IEC104_DEFAULTS[f])]),
     ) as Record<TimerField, string>,
+    deadbands: deadbandTexts(NO_DEADBANDS),
   };
 }
 
@@ -56,6 +69,7 @@ export function profileForm(p: ProfileDto): ProfileForm {
     timers: Object.fromEntries(
       TIMER_FIELDS.map((f) => [f, String(p.timers[f])]),
     ) as Record<TimerField, string>,
+    deadbands: deadbandTexts(p.deadbands),
   };
 }
 
@@ -73,6 +87,9 @@ export function profileBody(form: ProfileForm) {
     asdu: number(form.asdu),
     activated: form.activated,
     timers: Object.fromEntries(TIMER_FIELDS.map((f) => [f, number(form.timers[f])])),
+    deadbands: Object.fromEntries(
+      DEADBAND_QUANTITIES.map((q) => [q, number(form.deadbands[q].replace(",", "."))]),
+    ),
   };
 }
 

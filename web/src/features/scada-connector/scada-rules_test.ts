@@ -83,3 +83,13 @@ Deno.test("moveItem() moves one item up or down, clamped, and leaves the others 
   assert.equal(moveItem(list, 2, 2), list);
   assert.deepEqual(list, ["a", "b", "c", "d"]);
 });
+
+Deno.test("checkProfile() checks the deadbands with the server's key; a comma is a decimal mark", () => {
+  const ok = { ...emptyProfileForm(), name: "Control", ip_address: "10.1.2.3", asdu: "1" };
+  assert.deepEqual(ok.deadbands, { U: "0", I: "0", P: "0", Q: "0", FREQUENCY: "0" });
+  assert.deepEqual(checkProfile({ ...ok, deadbands: { ...ok.deadbands, U: "0,5" } }), {});
+  assert.deepEqual(checkProfile({ ...ok, deadbands: { ...ok.deadbands, P: "-1", Q: "" } }), {
+    "deadbands.P": { key: "validation.scadaDeadbandRange" },
+    "deadbands.Q": { key: "validation.required" },
+  });
+});
