@@ -19,7 +19,7 @@ import { perSecond, summarize } from "./lib/stats.ts";
 const WIDE_CONCURRENCY = 64;
 
 /** Sends jobs to the cells' process, one at a time (see ingest_client_process.ts). */
-class CellProcess {
+export class CellProcess {
   readonly #child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", new URL("./ingest_client_process.ts", import.meta.url).pathname],
     stdin: "piped",
