@@ -58,7 +58,12 @@ export function externalOpenApi(
     paths: Record<string, Record<string, Json>>;
     components: { schemas: Json; securitySchemes: Json };
   };
-  const problem = z.toJSONSchema(problemDetails, { io: "output", unrepresentable: "any" }) as Json;
+  // A schema with an id converts to `{ $ref: "#/$defs/ProblemDetails", $defs }`: inside the
+  // document that reference would point at the document's root, so the definition goes in itself.
+  const converted = z.toJSONSchema(problemDetails, { io: "output", unrepresentable: "any" }) as
+    & Json
+    & { $defs?: Record<string, Json> };
+  const problem = converted.$defs?.ProblemDetails ?? converted;
   delete problem.$schema;
   delete problem.id;
   doc.components.schemas.ProblemDetails = problem;
