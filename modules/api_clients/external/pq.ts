@@ -110,7 +110,10 @@ export function addPq(app: Hono<ExternalEnv>, deps: PqDeps): void {
       summary: "A report: status, progress, result and, once completed, the per-feeder summary",
       answer: reportDetailDto,
     }),
-    async (c) => c.json(await deps.reports.get(key(c), c.req.valid("param").key)),
+    // The stored summary carries the engine's working fields too: the answer is the documented
+    // shape exactly (unknown keys stripped).
+    async (c) =>
+      c.json(reportDetailDto.parse(await deps.reports.get(key(c), c.req.valid("param").key))),
   );
   app.get(
     "/pq/reports/:key/pdf",
