@@ -13,9 +13,10 @@ import { EXTERNAL_VERSION, problemDetails } from "./contract.ts";
 type Json = Record<string, unknown>;
 
 const SCOPE_TEXT: Record<string, string> = {
-  "api:read:data": "Read measurement data (dm)",
+  "api:read:data": "Read measurement data (dm) and power quality (pq)",
   "api:read:grid-elements": "Read the grid structure and the cells (gsm, fm)",
-  "api:write:data": "Write measurements of third-party meters (dm)",
+  "api:write:data":
+    "Write measurements of third-party meters (dm), create PQ reports and ask for recordings (pq)",
   "api:write:grid-elements": "Create, update and delete grid elements (gsm)",
 };
 
