@@ -235,6 +235,7 @@ export async function startPlatform(
       tokensPerMonth: config.apiClients.tokensPerMonth,
     },
     ratePerMinute: config.apiClients.ratePerMinute,
+    pq: { reports: powerQuality.external, events: voltageEvents.external },
   });
   const scada = scadaModule({
     db,

@@ -20,6 +20,8 @@ export interface RouteDocPart {
   param?: z.ZodType;
   /** The success answer: its status and JSON schema (null: no body). */
   answer?: { status: number; schema: z.ZodType | null; contentType?: string };
+  /** Error statuses the route answers besides the generic ones (documents that list them). */
+  errors?: readonly number[];
 }
 
 /** One call of a registry: a method, an OpenAPI path and what its middleware told. */

@@ -148,3 +148,21 @@ export {
   stationGroupAnswer,
   stationGroupInput,
 } from "../grid/contract.ts";
+
+// ---- external_v1 pq: the power-quality modules' own schemas (the screens' rules and answers) --
+
+export {
+  createReportInput,
+  REPORT_RESULTS,
+  REPORT_STATUSES,
+  reportAcceptedDto,
+  reportDetailDto,
+  reportDto,
+} from "../power_quality/contract.ts";
+export {
+  eventDetailDto,
+  eventDto,
+  eventFilterQuery,
+  RECORDING_FORMATS,
+  recordingStateDto,
+} from "../voltage_events/contract.ts";

@@ -21,6 +21,7 @@ import { DEFAULT_LIMITS } from "./contract.ts";
 import { DmReader } from "./external/dm.ts";
 import { externalOpenApi } from "./external/openapi.ts";
 import { externalApp, externalV1Routes } from "./external/routes.ts";
+import type { PqDeps } from "./external/pq.ts";
 import { acmRoutes } from "./routes.ts";
 import { ApiClientsService, type ApiLimits } from "./service.ts";
 import { clientCredentialsGrant } from "./token_endpoint.ts";
@@ -55,6 +56,8 @@ export interface ApiClientsDeps {
   limits?: ApiLimits;
   /** Calls per client and minute on /external (API_RATE_LIMIT_PER_MINUTE). */
   ratePerMinute?: number;
+  /** pq: the power-quality reports' and voltage events' facades (their modules' mod.ts). */
+  pq: PqDeps;
 }
 
 /** The module assembled; `service` is what tests drive. */
@@ -84,6 +87,7 @@ export function apiClientsModule(deps: ApiClientsDeps): ApiClientsModule {
     service,
     tenants: deps.tenants,
     ratePerMinute: deps.ratePerMinute ?? 600,
+    pq: deps.pq,
   });
   let document: unknown;
   const openApi = () =>

@@ -26,6 +26,11 @@ export {
   visualStatisticsView,
 } from "./structure/read.ts";
 export { GridSetupService } from "./structure/setup_service.ts";
+export {
+  type CellMappingState,
+  cellMappingStates,
+  type FeederMappingState,
+} from "./cells/mapping_state.ts";
 export type { CellsToConfigure, MappingValidated } from "./events.ts";
 export type { CellsSetupDeps, CellsSetupServices } from "./cells/cells_routes.ts";
 export {

@@ -13,6 +13,7 @@ import {
   type PlatformModule,
 } from "../../kernel/mod.ts";
 import { ReportCsv } from "./csv.ts";
+import { type ExternalReports, externalReports } from "./external.ts";
 import { type DirectoryDeps, platformDirectory, type ReportDirectory } from "./directory.ts";
 import { type ReportJob, ReportJobs } from "./jobs.ts";
 import { powerQualityRoutes } from "./routes.ts";
@@ -23,6 +24,7 @@ import "./events.ts";
 export type { ReportFinished } from "./events.ts";
 export { DEFAULT_REPORT_LIMITS, type ReportLimits, ReportsService } from "./service.ts";
 export type { ReportDirectory } from "./directory.ts";
+export type { ExternalReports, ReportWindow } from "./external.ts";
 
 /** What the module needs. */
 export interface PowerQualityDeps extends DirectoryDeps {
@@ -43,6 +45,8 @@ export interface PowerQualityDeps extends DirectoryDeps {
 export interface PowerQualityModule extends PlatformModule {
   reports: ReportsService;
   runner: JobRunner<ReportJob>;
+  /** The reports as the external API (external_v1 pq) reads and creates them. */
+  external: ExternalReports;
 }
 
 /** Builds the power-quality reports module (/pqm). */
@@ -58,14 +62,13 @@ export function powerQualityModule(deps: PowerQualityDeps): PowerQualityModule {
   const limits = { ...DEFAULT_REPORT_LIMITS, ...deps.limits };
   const limitSets = new LimitSetsService(deps.db);
   const reports = new ReportsService(deps.db, directory, runner, limitSets, limits);
+  const csv = new ReportCsv(deps.analytics, directory);
   return {
     name: "power_quality",
     reports,
     runner,
-    api: [{
-      prefix: "/pqm",
-      routes: powerQualityRoutes(reports, new ReportCsv(deps.analytics, directory), limitSets),
-    }],
+    external: externalReports(deps.db, reports, csv),
+    api: [{ prefix: "/pqm", routes: powerQualityRoutes(reports, csv, limitSets) }],
     start: () => runner.start(),
     close: () => runner.close(),
   };

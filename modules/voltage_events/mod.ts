@@ -7,12 +7,14 @@
  */
 import type { CellCommandSource, CellsService } from "../grid/mod.ts";
 import type { EventBus, Logger, PlatformModule } from "../../kernel/mod.ts";
+import { type ExternalEvents, externalEvents } from "./external.ts";
 import { RecordingsService, type RecordingTimeouts } from "./recordings.ts";
 import { recordingCellRoutes, voltageEventsRoutes } from "./routes.ts";
 import { type VoltageEventsDeps, VoltageEventsService } from "./service.ts";
 
 export type { EventDetailDto, EventPageDto, EventWorksDto } from "./contract.ts";
 export { VoltageEventsService } from "./service.ts";
+export type { ExternalEvents, RecordingDownload } from "./external.ts";
 export type { RecordingFinished } from "./events.ts";
 export {
   DEFAULT_TIMEOUTS,
@@ -40,6 +42,8 @@ export interface VoltageEventsModuleDeps extends VoltageEventsDeps {
 export interface VoltageEventsModule extends PlatformModule {
   service: VoltageEventsService;
   recordings: RecordingsService;
+  /** The events as the external API (external_v1 pq) reads them. */
+  external: ExternalEvents;
 }
 
 /** Sweeps for late downloads this often by default. */
@@ -66,6 +70,7 @@ export function voltageEventsModule(deps: VoltageEventsModuleDeps): VoltageEvent
     name: "voltage_events",
     service,
     recordings,
+    external: externalEvents(service, recordings, deps.analytics),
     api: [{ prefix: "/pqe", routes: voltageEventsRoutes(service, recordings) }],
     public: [{
       prefix: "/ingest",

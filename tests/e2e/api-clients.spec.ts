@@ -2,7 +2,7 @@
  * API clients end to end through the real login: an API clients admin creates a client on
  * /api-settings (the secret shown once), then /api-doc renders external_v1 with every request
  * to another origin blocked (none is attempted), gets a token with the pasted client ID and
- * secret, and a try-out call answers 200; the call shows in the audit log.
+ * secret, and try-out calls of gsm and pq answer 200; the call shows in the audit log.
  */
 import { expect, test } from "@playwright/test";
 import { ACCOUNTS, login, shot } from "./helpers.ts";
@@ -55,6 +55,17 @@ test("a client created on /api-settings gets a token and calls a route from /api
   await operation.getByRole("button", { name: "Try it out" }).click();
   await expect(operation.getByTestId("api-answer-status")).toHaveText("Status 200");
   await expect(operation.locator("pre")).toContainText("mv_feeder_groups");
+  // pq: the reports and the events of the customer, paged as every list of external_v1.
+  for (const path of ["/pq/reports", "/pq/events"]) {
+    const pq = page.locator(`[data-operation="get /external/v1${path}"]`);
+    await pq.getByRole("button", { name: new RegExp(path) }).click();
+    await expect(pq.getByText("api:read:data")).toBeVisible();
+    await pq.getByLabel(/^page_size/).fill("5");
+    await pq.getByRole("button", { name: "Try it out" }).click();
+    await expect(pq.getByTestId("api-answer-status")).toHaveText("Status 200");
+    await expect(pq.locator("pre")).toContainText('"page_size": 5');
+    await expect(pq.locator("pre")).toContainText('"items"');
+  }
   await shot(page, "api-doc", { fullPage: true });
 
   await page.goto("/api-settings");

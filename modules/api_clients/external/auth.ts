@@ -141,6 +141,17 @@ export function requireScope(scope: Scope): MiddlewareHandler<ExternalEnv> {
   }, { access: { key: scope, admin: false } });
 }
 
+/**
+ * Documents the error statuses a route answers besides those of every route (401, 403, 429),
+ * of its inputs (400) and of its path ids (404): the document lists each with problem details.
+ */
+export function errorStatuses(...statuses: number[]): MiddlewareHandler<ExternalEnv> {
+  return withDoc<MiddlewareHandler<ExternalEnv>>(
+    async (_c, next) => await next(),
+    { errors: statuses },
+  );
+}
+
 /** An error as RFC 9457 problem details (`application/problem+json`). */
 export function problemResponse(c: Context, error: AppError): Response {
   const body = {

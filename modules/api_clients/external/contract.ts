@@ -55,6 +55,30 @@ export const cellPlacementDto = z.object({
 }).meta({ id: "CellPlacement" });
 export const cellPlacementPageDto = pageOf(cellPlacementDto, "CellPlacementPage");
 
+/** The phases a probe of a cell can carry. */
+export const FM_PHASES = ["L1", "L2", "L3", "N"] as const;
+/** The setup screen's mapping statuses. */
+export const FM_MAPPING_STATUSES = ["TO_BE_CONFIGURED", "IN_PROGRESS", "CONFIGURED"] as const;
+
+/**
+ * A cell's placement and line mapping (fm): whether it is linked to a node, which phases of
+ * each of the node's feeders are mapped to a probe (L1, then L2, L3 or N), whether every feeder
+ * has its L1, whether the cell applied the current mapping, and the setup screen's status.
+ */
+export const fleetMappingDto = z.object({
+  status: z.enum(FM_MAPPING_STATUSES),
+  placed: z.boolean(),
+  node_id: z.string().nullable(),
+  complete: z.boolean(),
+  synchronized: z.boolean(),
+  feeders: z.array(z.object({
+    feeder_id: z.string(),
+    slot: z.number().int(),
+    name: z.string(),
+    phases: z.array(z.object({ phase: z.enum(FM_PHASES), probe: z.number().int() })),
+  })),
+}).meta({ id: "FleetMapping" });
+
 /** A cell as fleet management (fm) shows it. */
 export const fleetCellDto = z.object({
   id: z.string(),
@@ -69,6 +93,7 @@ export const fleetCellDto = z.object({
   firmware: z.string().nullable(),
   last_contact: z.string().nullable(),
   provisioning_date: z.string(),
+  mapping: fleetMappingDto,
 }).meta({ id: "FleetCell" });
 export type FleetCellDto = z.output<typeof fleetCellDto>;
 export const fleetCellPageDto = pageOf(fleetCellDto, "FleetCellPage");

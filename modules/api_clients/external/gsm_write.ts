@@ -23,7 +23,7 @@ import {
   stationGroupAnswer,
   stationGroupInput,
 } from "../contract.ts";
-import { type ExternalEnv, requireScope } from "./auth.ts";
+import { errorStatuses, type ExternalEnv, requireScope } from "./auth.ts";
 
 const WRITE_GRID = "api:write:grid-elements" as const;
 
@@ -92,7 +92,8 @@ export function addGsmWrites(app: Hono<ExternalEnv>, setup: GridSetupService): v
     app.delete(
       `${g.path}/:id`,
       writer,
-      doc({ summary: `Deletes ${g.what} without children`, status: 204 }),
+      errorStatuses(409),
+      doc({ summary: `Deletes ${g.what} without children (409 with children)`, status: 204 }),
       async (c) => {
         await g.ops.delete(key(c), c.req.param("id"));
         return c.body(null, 204);
@@ -128,6 +129,7 @@ export function addGsmWrites(app: Hono<ExternalEnv>, setup: GridSetupService): v
     "/gsm/nodes/:id/feeders",
     writer,
     validate("json", feederInput),
+    errorStatuses(422),
     doc({ summary: "Adds a feeder to a node", answer: feederChangeDto, status: 201 }),
     async (c) => c.json(await nodes.addFeeder(key(c), c.req.param("id"), c.req.valid("json")), 201),
   );
@@ -144,7 +146,8 @@ export function addGsmWrites(app: Hono<ExternalEnv>, setup: GridSetupService): v
   app.delete(
     "/gsm/nodes/:id/feeders/:feederId",
     writer,
-    doc({ summary: "Deletes a feeder of a node", status: 204 }),
+    errorStatuses(409),
+    doc({ summary: "Deletes a feeder of a node (409 for its last one)", status: 204 }),
     async (c) => {
       const { id, feederId } = c.req.param();
       await nodes.deleteFeeder(key(c), id, feederId);

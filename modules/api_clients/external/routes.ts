@@ -8,16 +8,20 @@ import { HTTPException } from "hono/http-exception";
 import { type AppEnv, AppError, doc, type TenantDirectory, validate } from "../../../kernel/mod.ts";
 import {
   allNodes,
+  type CellMappingState,
+  cellMappingStates,
   type CellsService,
   type GridSetupService,
   readStructure,
 } from "../../grid/mod.ts";
 import { addGsmWrites } from "./gsm_write.ts";
+import { addPq, type PqDeps } from "./pq.ts";
 import type { Db } from "../../../kernel/mod.ts";
 import type { MeasurementStore } from "../../../core/mod.ts";
 import type { ClientTokenKeys } from "../../identity/mod.ts";
 import type { ApiClientsService } from "../service.ts";
 import {
+  errorStatuses,
   externalAuth,
   type ExternalEnv,
   problemResponse,
@@ -58,13 +62,27 @@ export interface ExternalDeps {
   service: ApiClientsService;
   tenants: TenantDirectory;
   ratePerMinute: number;
+  /** pq: the power-quality modules' facades (reports, events). */
+  pq: PqDeps;
 }
 
 const READ_GRID = "api:read:grid-elements" as const;
 const READ_DATA = "api:read:data" as const;
 const WRITE_DATA = "api:write:data" as const;
 
-function fleetCell(cell: Awaited<ReturnType<CellsService["listFor"]>>[number]): FleetCellDto {
+const UNPLACED: CellMappingState = {
+  status: "TO_BE_CONFIGURED",
+  placed: false,
+  node_id: null,
+  complete: false,
+  synchronized: false,
+  feeders: [],
+};
+
+function fleetCell(
+  cell: Awaited<ReturnType<CellsService["listFor"]>>[number],
+  mapping: CellMappingState | undefined,
+): FleetCellDto {
   return {
     id: cell.id,
     serial_number: cell.serial_number,
@@ -77,7 +95,17 @@ function fleetCell(cell: Awaited<ReturnType<CellsService["listFor"]>>[number]): 
     firmware: cell.firmware,
     last_contact: cell.last_seen,
     provisioning_date: cell.provisioning_date,
+    mapping: mapping ?? UNPLACED,
   };
+}
+
+/** The customer's cells as fm shows them. */
+async function fleet(deps: ExternalDeps, customerKey: string): Promise<FleetCellDto[]> {
+  const [cells, mappings] = await Promise.all([
+    deps.cells.listFor(customerKey),
+    cellMappingStates(deps.db, customerKey),
+  ]);
+  return cells.map((cell) => fleetCell(cell, mappings.get(cell.id)));
 }
 
 /** The versioned API's routes (relative to `/external/v1`), documented for OpenAPI. */
@@ -85,6 +113,7 @@ export function externalV1Routes(deps: ExternalDeps): Hono<ExternalEnv> {
   const limiter = new RateLimiter(deps.ratePerMinute);
   const app = readRoutes(deps, limiter);
   addGsmWrites(app, deps.setup);
+  addPq(app, deps.pq);
   return app;
 }
 
@@ -168,6 +197,7 @@ function readRoutes(deps: ExternalDeps, limiter: RateLimiter): Hono<ExternalEnv>
       requireScope(WRITE_DATA),
       validate("param", feederIdParam),
       validate("json", dmWriteInput),
+      errorStatuses(409, 422),
       doc({
         summary:
           "Stores a third-party meter's measurements of a feeder no cell measures (the cell protocol's checks; 207 with refused records)",
@@ -197,13 +227,11 @@ function readRoutes(deps: ExternalDeps, limiter: RateLimiter): Hono<ExternalEnv>
       requireScope(READ_GRID),
       validate("query", pageQuery),
       doc({
-        summary: "Fleet: cells with state, signal, GPS, firmware and last contact, paged",
+        summary:
+          "Fleet: cells with state, signal, GPS, firmware, last contact and mapping status, paged",
         answer: fleetCellPageDto,
       }),
-      async (c) => {
-        const cells = (await deps.cells.listFor(key(c))).map(fleetCell);
-        return c.json(paginate(cells, c.req.valid("query")));
-      },
+      async (c) => c.json(paginate(await fleet(deps, key(c)), c.req.valid("query"))),
     )
     .get(
       "/fm/cells/:id",
@@ -212,9 +240,9 @@ function readRoutes(deps: ExternalDeps, limiter: RateLimiter): Hono<ExternalEnv>
       doc({ summary: "One cell of the fleet", answer: fleetCellDto }),
       async (c) => {
         const id = c.req.valid("param").id;
-        const cell = (await deps.cells.listFor(key(c))).find((x) => x.id === id);
+        const cell = (await fleet(deps, key(c))).find((x) => x.id === id);
         if (!cell) throw new AppError("common.notFound");
-        return c.json(fleetCell(cell));
+        return c.json(cell);
       },
     );
 }

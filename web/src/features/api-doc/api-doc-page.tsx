@@ -192,7 +192,9 @@ function OperationCard(
   const [open, setOpen] = useState(false);
   const [values, setValues] = useState<Record<string, string>>({});
   const [body, setBody] = useState("{}");
-  const [answer, setAnswer] = useState<{ status: number; text: string } | null>(null);
+  const [answer, setAnswer] = useState<
+    { status: number; text: string; file?: { url: string; name: string } } | null
+  >(null);
   const [busy, setBusy] = useState(false);
   const send = async () => {
     if (!token) return;
@@ -207,6 +209,19 @@ function OperationCard(
         },
         ...(op.hasBody ? { body } : {}),
       });
+      const type = res.headers.get("content-type") ?? "";
+      if (res.ok && !/json|^text\//.test(type)) {
+        // A PDF or a zip: its size and a download of the bytes received (a local blob URL).
+        const blob = await res.blob();
+        const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1];
+        if (answer?.file) URL.revokeObjectURL(answer.file.url);
+        setAnswer({
+          status: res.status,
+          text: t("doc.binary", { type: type.split(";")[0], size: blob.size }),
+          file: { url: URL.createObjectURL(blob), name: name ?? "download" },
+        });
+        return;
+      }
       const text = await res.text();
       let pretty = text;
       try {
@@ -300,6 +315,17 @@ function OperationCard(
                     {t("doc.status", { status: answer.status })}
                   </p>
                   <pre className="max-h-80 overflow-auto rounded bg-surface-muted p-2 text-xs">{answer.text}</pre>
+                  {answer.file
+                    ? (
+                      <a
+                        className="text-sm text-primary underline"
+                        href={answer.file.url}
+                        download={answer.file.name}
+                      >
+                        {t("doc.download", { name: answer.file.name })}
+                      </a>
+                    )
+                    : null}
                 </div>
               )
               : null}
