@@ -8,6 +8,8 @@ import type { MeasurementStore } from "../../core/mod.ts";
 import type { CustomerDto } from "../customers/mod.ts";
 import { allNodes, type CellsService, type NodeDto, type StationGroupDto } from "../grid/mod.ts";
 import { nominalVoltage } from "../monitoring/mod.ts";
+import type { PeriodEvents } from "../voltage_events/mod.ts";
+import type { CustomerFormats } from "./pdf_format.ts";
 
 import type { ReportFeeder } from "./schema.ts";
 
@@ -20,6 +22,17 @@ export interface CustomerFacts {
   nominalVoltageMv: number;
   nominalFrequency: 50 | 60;
   timezone: string;
+  /**
+   * Date, time and number formats and time zone of Global Settings (the PDF writes in them);
+   * absent: ISO dates, 24 h, no group separator, in `timezone`.
+   */
+  formats?: CustomerFormats;
+}
+
+/** The customer's logo (Global Settings), PNG or JPEG. */
+export interface CustomerLogo {
+  contentType: string;
+  data: Uint8Array;
 }
 
 /** The nominal phase voltage a feeder is evaluated against (MV feeders: the MV nominal). */
@@ -38,6 +51,16 @@ export interface ReportDirectory {
   /** Epoch ms of the feeders' first stored 10-minute value, or null when there is none. */
   firstData(cellId: string, feeders: readonly ReportFeeder[]): Promise<number | null>;
   customer(customerKey: string): Promise<CustomerFacts>;
+  /** The customer's logo for the cover; null when none is set. */
+  logo?(customerKey: string): Promise<CustomerLogo | null>;
+  /** The node's voltage events in `[from, to)`: tables and the newest `limit` events. */
+  events?(
+    customerKey: string,
+    nodeId: string,
+    from: Date,
+    to: Date,
+    limit: number,
+  ): Promise<PeriodEvents>;
 }
 
 /** What {@link platformDirectory} reads. */
@@ -46,7 +69,12 @@ export interface DirectoryDeps {
   cells: Pick<CellsService, "listFor">;
   store: Pick<MeasurementStore, "seriesId">;
   analytics: DuckDBConnection;
-  customers: { getByKey(key: string): Promise<CustomerDto | null> };
+  customers: {
+    getByKey(key: string): Promise<CustomerDto | null>;
+    logoByKey?(key: string): Promise<CustomerLogo | null>;
+  };
+  /** The voltage events module's read of a node's events over a period. */
+  periodEvents?: ReportDirectory["events"];
 }
 
 /** The directory over the platform's facades. */
@@ -87,8 +115,18 @@ export function platformDirectory(deps: DirectoryDeps): ReportDirectory {
         nominalVoltageMv: nominalVoltage(customer, "MV"),
         nominalFrequency: customer.default_frequency === 60 ? 60 : 50,
         timezone: customer.default_timezone ?? "UTC",
+        formats: {
+          dateFormat: customer.default_date_format,
+          timeFormat: customer.default_time_format,
+          numberFormat: customer.default_number_format,
+          timezone: customer.default_timezone ?? "UTC",
+        },
       };
     },
+    async logo(customerKey) {
+      return (await deps.customers.logoByKey?.(customerKey)) ?? null;
+    },
+    ...(deps.periodEvents ? { events: deps.periodEvents } : {}),
   };
   return directory;
 }
