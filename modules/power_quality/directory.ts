@@ -6,7 +6,14 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { MeasurementStore } from "../../core/mod.ts";
 import type { CustomerDto } from "../customers/mod.ts";
-import { allNodes, type CellsService, type NodeDto, type StationGroupDto } from "../grid/mod.ts";
+import type { Db } from "../../kernel/mod.ts";
+import {
+  allNodes,
+  type CellsService,
+  type NodeDto,
+  readStructure,
+  type StationGroupDto,
+} from "../grid/mod.ts";
 import { nominalVoltage } from "../monitoring/mod.ts";
 import type { PeriodEvents } from "../voltage_events/mod.ts";
 import type { CustomerFormats } from "./pdf_format.ts";
@@ -44,6 +51,11 @@ export function feederNominal(customer: CustomerFacts, feeder: { level?: "LV" | 
 export interface ReportDirectory {
   nodes(customerKey: string): Promise<NodeDto[]>;
   node(customerKey: string, id: string): Promise<NodeDto | null>;
+  /**
+   * The node as the grid holds it now (the topology cache may be 30 s behind): what creating
+   * and running a report check (506, 508, 514). Absent: `node`.
+   */
+  freshNode?(customerKey: string, id: string): Promise<NodeDto | null>;
   /** Installed, not revoked cells by node id. */
   cellsByNode(customerKey: string): Promise<Map<string, string>>;
   /** Series ids of L1..L3 of a feeder of a cell (undefined: never reported). */
@@ -75,6 +87,8 @@ export interface DirectoryDeps {
   };
   /** The voltage events module's read of a node's events over a period. */
   periodEvents?: ReportDirectory["events"];
+  /** The relational database, for the fresh read of a node's structure. */
+  db?: Db;
 }
 
 /** The directory over the platform's facades. */
@@ -85,6 +99,10 @@ export function platformDirectory(deps: DirectoryDeps): ReportDirectory {
     },
     async node(customerKey, id) {
       return (await directory.nodes(customerKey)).find((n) => n.id === id) ?? null;
+    },
+    async freshNode(customerKey, id) {
+      if (!deps.db) return await directory.node(customerKey, id);
+      return allNodes(await readStructure(deps.db, customerKey)).find((n) => n.id === id) ?? null;
     },
     async cellsByNode(customerKey) {
       const map = new Map<string, string>();

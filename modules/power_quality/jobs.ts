@@ -90,7 +90,9 @@ export class ReportJobs implements JobQueue<ReportJob> {
     const { directory, analytics, db } = this.deps;
     const check = () => ctx.signal.throwIfAborted();
     ctx.progress(1, "LOADING");
-    const node = await directory.node(job.customerKey, job.nodeId);
+    const node = directory.freshNode
+      ? await directory.freshNode(job.customerKey, job.nodeId)
+      : await directory.node(job.customerKey, job.nodeId);
     if (!node) throw new AppError(514);
     // A feeder of the report no longer at its slot of the node: the cell is not configured for it.
     const slots = new Map(node.feeders.map((f) => [f.id, f.slot]));

@@ -211,8 +211,8 @@ function cover(w: Writer, input: PdfInput, fmt: Formatters, logo: PDFImage | nul
     } · ${t.eventTypes.SWELL} ${fmt.integer(swells)} · ${t.interruptionsShort} ${
       fmt.integer(e.interruptions_short)
     } · ${t.interruptionsLong} ${fmt.integer(e.interruptions_long)}`;
-    w.text(fit(w.regular, line, 8.5, WIDTH), MARGIN, { size: 8.5 });
-    w.line(8.5, 8);
+    w.paragraph(line, { size: 8.5 });
+    w.line(0, 6);
   }
   w.line(9, 10);
   w.text(t.frequencyNote, MARGIN, { size: 7.5, color: MUTED });

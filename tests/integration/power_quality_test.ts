@@ -297,7 +297,7 @@ async function run(databaseUrl: string | undefined): Promise<void> {
       assert.match(text, /TS Seeblick/);
       assert.match(
         text,
-        /Voltage deviation\s+L1\s+±10 % \(-15\/\+10\)\s+0\s+13\.04\s+2148\s+101\s+0\s+0\s+Not passed/,
+        /Voltage deviation\s+L1\s+±10 % \(-15\/\+10\)\s+0\s+13\.04\s+2'148\s+101\s+0\s+0\s+12\s+Not passed/,
       );
       // The CSV: one row per interval (2,160 slots) and the results table.
       const csv = await (await client.raw(`/pqm/reports/${all.body.key}/csv`)).text();
