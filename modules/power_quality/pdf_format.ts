@@ -127,13 +127,19 @@ export function localMidnights(from: number, to: number, timeZone: string): numb
     minute: "2-digit",
     second: "2-digit",
   });
-  const out: number[] = [];
   const hour = 3_600_000;
-  for (let t = from - 26 * hour; t < to + 26 * hour; t += 24 * hour) {
+  const sinceMidnight = (t: number) => {
     const w = Object.fromEntries(parts.formatToParts(new Date(t)).map((p) => [p.type, p.value]));
-    const since = ((Number(w.hour) % 24) * 3600 + Number(w.minute) * 60 + Number(w.second)) * 1000;
-    const midnight = t - since - (t % 1000);
-    if (midnight >= from && midnight < to && out.at(-1) !== midnight) out.push(midnight);
+    return ((Number(w.hour) % 24) * 3600 + Number(w.minute) * 60 + Number(w.second)) * 1000;
+  };
+  const found = new Set<number>();
+  for (let t = from - 26 * hour; t < to + 26 * hour; t += 6 * hour) {
+    let midnight = t - sinceMidnight(t) - (t % 1000);
+    // A DST change between midnight and t moved the offset: correct by what is left over.
+    const left = sinceMidnight(midnight);
+    if (left) midnight += left > 12 * hour ? 24 * hour - left : -left;
+    if (midnight >= from && midnight < to) found.add(midnight);
   }
+  const out = [...found].sort((a, b) => a - b);
   return out;
 }

@@ -335,7 +335,8 @@ async function run(databaseUrl: string | undefined): Promise<void> {
       await refused({ node: "no-such-node" }, 506);
       await refused({ start: iso(d - DAY) }, 509);
       await refused({ start: iso(weekA - 399 * DAY) }, 512);
-      await refused({ start: iso(monday + 35 * DAY) }, 513);
+      // 38 days after this week's Monday is over 30 days ahead whatever the weekday today.
+      await refused({ start: iso(monday + 38 * DAY) }, 513);
       const quiet = nodes.find((n) =>
         n.id !== station.id && installed.some((c) => c.node_id === n.id)
       )!;
