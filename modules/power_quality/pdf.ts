@@ -43,6 +43,24 @@ const loadFonts = () =>
     Deno.readFile(new URL("DejaVuSans-Bold.ttf", FONT_DIR)),
   ]);
 
+/**
+ * fontkit that parses each font file once per process: parsing DejaVu Sans (750 KB) is most of
+ * a week's PDF time otherwise. pdf-lib only reads the parsed font (each document makes its own
+ * subset of it), so sharing it between documents is safe.
+ */
+const parsed = new Map<Uint8Array, ReturnType<typeof fontkit.create>>();
+const cachedFontkit: typeof fontkit = {
+  ...fontkit,
+  create(data: Uint8Array, postscriptName?: string) {
+    let font = parsed.get(data);
+    if (!font) {
+      font = fontkit.create(data, postscriptName);
+      parsed.set(data, font);
+    }
+    return font;
+  },
+};
+
 /** Events listed at most (the newest of the period); the tables count all of them. */
 export const MAX_LISTED_EVENTS = 300;
 
@@ -68,7 +86,7 @@ export interface PdfInput {
 export async function renderReportPdf(input: PdfInput): Promise<Uint8Array> {
   const texts = PDF_TEXTS[input.report.language];
   const doc = await PDFDocument.create();
-  doc.registerFontkit(fontkit);
+  doc.registerFontkit(cachedFontkit);
   const [regularBytes, boldBytes] = await loadFonts();
   const regular = await doc.embedFont(regularBytes, { subset: true });
   const bold = await doc.embedFont(boldBytes, { subset: true });
