@@ -185,6 +185,9 @@ export async function startPlatform(
     cells: grid.cells,
     store,
     customers: customers.service,
+    // The report's PDF lists the node's voltage events (the events module is built just below).
+    periodEvents: (...args) => voltageEvents.service.periodEvents(...args),
+    limits: { maxReports: config.pqMaxReports },
   });
   const voltageEvents = voltageEventsModule({
     db,

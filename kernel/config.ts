@@ -44,6 +44,7 @@ const configSchema = z.object({
   API_MAX_CLIENTS: z.coerce.number().int().min(1).max(1000).default(5),
   API_TOKENS_PER_MONTH: z.coerce.number().int().min(1).max(10_000_000).default(1000),
   API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  PQ_MAX_REPORTS: z.coerce.number().int().min(1).max(10_000).default(50),
 });
 
 /** The validated configuration of the whole process. */
@@ -89,6 +90,8 @@ export interface AppConfig {
   mqtt: { url: string; clientId: string } | undefined;
   /** External API (spec 9): clients per customer, tokens per customer and month, calls per minute. */
   apiClients: { maxClients: number; tokensPerMonth: number; ratePerMinute: number };
+  /** Power-quality reports a customer may keep (code 510). */
+  pqMaxReports: number;
 }
 
 /** Thrown when the environment is invalid; its message is one line meant for the operator. */
@@ -147,5 +150,6 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       tokensPerMonth: c.API_TOKENS_PER_MONTH,
       ratePerMinute: c.API_RATE_LIMIT_PER_MINUTE,
     },
+    pqMaxReports: c.PQ_MAX_REPORTS,
   };
 }

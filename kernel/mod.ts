@@ -54,7 +54,19 @@ export {
 } from "./openapi.ts";
 export { API_PREFIXES, type ApiPrefix, isApiPath } from "./api_prefixes.ts";
 export { type Mount, type PlatformModule } from "./module.ts";
-export { A4, fit, INK, MARGIN, MUTED, openPdf, PageWriter, RULE } from "./pdf.ts";
+export {
+  A4,
+  ACCENT,
+  fit,
+  INK,
+  MARGIN,
+  MUTED,
+  openPdf,
+  PageWriter,
+  RULE,
+  SHADE,
+  wrap,
+} from "./pdf.ts";
 export {
   type BodyLimit,
   DEFAULT_BODY_BYTES,

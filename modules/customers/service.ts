@@ -2,7 +2,7 @@
 import { asc, eq } from "drizzle-orm";
 import { AppError, type Db, isSuperRole, type Principal } from "../../kernel/mod.ts";
 import { type CustomerDto, toDto } from "./dto.ts";
-import { type CustomerRow, customers, type NewCustomerRow } from "./schema.ts";
+import { type CustomerRow, customers, logos, type NewCustomerRow } from "./schema.ts";
 import { CustomerSettingsService } from "./settings_service.ts";
 import { TenantCache } from "./tenants.ts";
 
@@ -49,6 +49,13 @@ export class CustomersService {
   async getByKey(key: string): Promise<CustomerDto | null> {
     const row = await this.byKey(key);
     return row ? toDto(row) : null;
+  }
+
+  /** The logo of a customer, without an access check (the PQ report's cover); null when none. */
+  async logoByKey(key: string): Promise<{ contentType: string; data: Uint8Array } | null> {
+    if (!/^[\w-]{1,64}$/.test(key)) return null;
+    const [logo] = await this.db.select().from(logos).where(eq(logos.customerKey, key));
+    return logo ? { contentType: logo.contentType, data: logo.data } : null;
   }
 
   /** Creates a customer; used by the demo seed and by tests. */

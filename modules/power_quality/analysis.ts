@@ -118,8 +118,8 @@ function collectPlt(plt: ArrayLike<number>, flagged: Uint8Array): number[] {
   return out;
 }
 
-/** The values a parameter's percentile and maximum are taken of, per phase (null: the node). */
-function valuesOf(input: ComplianceInput, parameter: string): (number[])[] {
+/** The values a parameter's percentile and maximum are taken of, per phase (one list: the node). */
+export function valuesOf(input: ComplianceInput, parameter: string): (number[])[] {
   const { flagged } = input;
   const un = input.nominalVoltage;
   const fn = input.nominalFrequency;

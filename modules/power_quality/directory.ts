@@ -6,8 +6,17 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { MeasurementStore } from "../../core/mod.ts";
 import type { CustomerDto } from "../customers/mod.ts";
-import { allNodes, type CellsService, type NodeDto, type StationGroupDto } from "../grid/mod.ts";
+import type { Db } from "../../kernel/mod.ts";
+import {
+  allNodes,
+  type CellsService,
+  type NodeDto,
+  readStructure,
+  type StationGroupDto,
+} from "../grid/mod.ts";
 import { nominalVoltage } from "../monitoring/mod.ts";
+import type { PeriodEvents } from "../voltage_events/mod.ts";
+import type { CustomerFormats } from "./pdf_format.ts";
 
 import type { ReportFeeder } from "./schema.ts";
 
@@ -20,6 +29,17 @@ export interface CustomerFacts {
   nominalVoltageMv: number;
   nominalFrequency: 50 | 60;
   timezone: string;
+  /**
+   * Date, time and number formats and time zone of Global Settings (the PDF writes in them);
+   * absent: ISO dates, 24 h, no group separator, in `timezone`.
+   */
+  formats?: CustomerFormats;
+}
+
+/** The customer's logo (Global Settings), PNG or JPEG. */
+export interface CustomerLogo {
+  contentType: string;
+  data: Uint8Array;
 }
 
 /** The nominal phase voltage a feeder is evaluated against (MV feeders: the MV nominal). */
@@ -31,6 +51,11 @@ export function feederNominal(customer: CustomerFacts, feeder: { level?: "LV" | 
 export interface ReportDirectory {
   nodes(customerKey: string): Promise<NodeDto[]>;
   node(customerKey: string, id: string): Promise<NodeDto | null>;
+  /**
+   * The node as the grid holds it now (the topology cache may be 30 s behind): what creating
+   * and running a report check (506, 508, 514). Absent: `node`.
+   */
+  freshNode?(customerKey: string, id: string): Promise<NodeDto | null>;
   /** Installed, not revoked cells by node id. */
   cellsByNode(customerKey: string): Promise<Map<string, string>>;
   /** Series ids of L1..L3 of a feeder of a cell (undefined: never reported). */
@@ -38,6 +63,16 @@ export interface ReportDirectory {
   /** Epoch ms of the feeders' first stored 10-minute value, or null when there is none. */
   firstData(cellId: string, feeders: readonly ReportFeeder[]): Promise<number | null>;
   customer(customerKey: string): Promise<CustomerFacts>;
+  /** The customer's logo for the cover; null when none is set. */
+  logo?(customerKey: string): Promise<CustomerLogo | null>;
+  /** The node's voltage events in `[from, to)`: tables and the newest `limit` events. */
+  events?(
+    customerKey: string,
+    nodeId: string,
+    from: Date,
+    to: Date,
+    limit: number,
+  ): Promise<PeriodEvents>;
 }
 
 /** What {@link platformDirectory} reads. */
@@ -46,7 +81,14 @@ export interface DirectoryDeps {
   cells: Pick<CellsService, "listFor">;
   store: Pick<MeasurementStore, "seriesId">;
   analytics: DuckDBConnection;
-  customers: { getByKey(key: string): Promise<CustomerDto | null> };
+  customers: {
+    getByKey(key: string): Promise<CustomerDto | null>;
+    logoByKey?(key: string): Promise<CustomerLogo | null>;
+  };
+  /** The voltage events module's read of a node's events over a period. */
+  periodEvents?: ReportDirectory["events"];
+  /** The relational database, for the fresh read of a node's structure. */
+  db?: Db;
 }
 
 /** The directory over the platform's facades. */
@@ -57,6 +99,10 @@ export function platformDirectory(deps: DirectoryDeps): ReportDirectory {
     },
     async node(customerKey, id) {
       return (await directory.nodes(customerKey)).find((n) => n.id === id) ?? null;
+    },
+    async freshNode(customerKey, id) {
+      if (!deps.db) return await directory.node(customerKey, id);
+      return allNodes(await readStructure(deps.db, customerKey)).find((n) => n.id === id) ?? null;
     },
     async cellsByNode(customerKey) {
       const map = new Map<string, string>();
@@ -87,8 +133,18 @@ export function platformDirectory(deps: DirectoryDeps): ReportDirectory {
         nominalVoltageMv: nominalVoltage(customer, "MV"),
         nominalFrequency: customer.default_frequency === 60 ? 60 : 50,
         timezone: customer.default_timezone ?? "UTC",
+        formats: {
+          dateFormat: customer.default_date_format,
+          timeFormat: customer.default_time_format,
+          numberFormat: customer.default_number_format,
+          timezone: customer.default_timezone ?? "UTC",
+        },
       };
     },
+    async logo(customerKey) {
+      return (await deps.customers.logoByKey?.(customerKey)) ?? null;
+    },
+    ...(deps.periodEvents ? { events: deps.periodEvents } : {}),
   };
   return directory;
 }

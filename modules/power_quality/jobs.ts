@@ -26,7 +26,7 @@ import { evaluateFeeder, loadStart } from "./analysis.ts";
 import { limitsOf } from "./limit_sets.ts";
 import type { FeederSummaryDto } from "./contract.ts";
 import { feederNominal, type ReportDirectory } from "./directory.ts";
-import { renderReportPdf } from "./pdf.ts";
+import { MAX_LISTED_EVENTS, renderReportPdf } from "./pdf.ts";
 import { type Failure, reportFiles, type ReportRow, reports } from "./schema.ts";
 
 /** Runs of one report before a restart gives up on it. */
@@ -90,8 +90,13 @@ export class ReportJobs implements JobQueue<ReportJob> {
     const { directory, analytics, db } = this.deps;
     const check = () => ctx.signal.throwIfAborted();
     ctx.progress(1, "LOADING");
-    const node = await directory.node(job.customerKey, job.nodeId);
+    const node = directory.freshNode
+      ? await directory.freshNode(job.customerKey, job.nodeId)
+      : await directory.node(job.customerKey, job.nodeId);
     if (!node) throw new AppError(514);
+    // A feeder of the report no longer at its slot of the node: the cell is not configured for it.
+    const slots = new Map(node.feeders.map((f) => [f.id, f.slot]));
+    if (job.feeders.some((f) => slots.get(f.id) !== f.slot)) throw new AppError(508);
     const cellId = (await directory.cellsByNode(job.customerKey)).get(job.nodeId);
     if (!cellId) throw new AppError(505);
     const customer = await directory.customer(job.customerKey);
@@ -121,9 +126,17 @@ export class ReportJobs implements JobQueue<ReportJob> {
     if (summary.every((f) => f.parameters[0]!.n === 0)) throw new AppError(526);
     const passed = summary.every((f) => f.passed === true);
     ctx.progress(75, "PDF");
+    const events = await directory.events?.(
+      job.customerKey,
+      job.nodeId,
+      job.startAt,
+      job.endAt,
+      MAX_LISTED_EVENTS,
+    ) ?? null;
+    const logo = await directory.logo?.(job.customerKey) ?? null;
     let pdf: Uint8Array;
     try {
-      pdf = await renderReportPdf({ report: job, customer, summary, inputs, passed });
+      pdf = await renderReportPdf({ report: job, customer, summary, inputs, passed, events, logo });
     } catch (error) {
       throw new AppError(523, {}, error);
     }

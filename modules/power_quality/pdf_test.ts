@@ -29,6 +29,12 @@ async function render(language: "en" | "uk") {
       nominalVoltageMv: 9238,
       nominalFrequency: 50,
       timezone: "Europe/Zurich",
+      formats: {
+        dateFormat: "DD.MM.YYYY",
+        timeFormat: "HH:mm",
+        numberFormat: "1'234.56",
+        timezone: "Europe/Zurich",
+      },
     },
     summary: [summary],
     inputs: [input],

@@ -1,8 +1,9 @@
 /** The texts of a report's PDF in the four languages of the product. */
 import type { ReportLanguage } from "./contract.ts";
+import { MORE_TEXTS, type MoreTexts } from "./pdf_texts_more.ts";
 
 /** Every text of the PDF. */
-export interface PdfTexts {
+export interface PdfTexts extends MoreTexts {
   title: string;
   utility: string;
   electricalWork: string;
@@ -35,14 +36,12 @@ export interface PdfTexts {
   failedParameters: string;
   harmonics: string;
   harmonicsText: string;
-  trend: string;
-  trendText: string;
   page: string;
   frequencyNote: string;
   parameters: Record<string, string>;
 }
 
-const EN: PdfTexts = {
+const EN: Omit<PdfTexts, keyof MoreTexts> = {
   title: "Power quality report",
   utility: "Utility",
   electricalWork: "Electrical work",
@@ -75,8 +74,6 @@ const EN: PdfTexts = {
   failedParameters: "Parameters not passed",
   harmonics: "Harmonics 2-25: 95th percentile against the limit",
   harmonicsText: "% of the fundamental, worst phase",
-  trend: "Voltage trend (10-minute RMS) with the limits",
-  trendText: "Daily minimum and maximum of the 10-minute values per phase",
   page: "Page",
   frequencyNote: "Frequency is evaluated per week on the 10-minute extremes of the 20-s values.",
   parameters: {
@@ -89,7 +86,7 @@ const EN: PdfTexts = {
   },
 };
 
-const FR: PdfTexts = {
+const FR: Omit<PdfTexts, keyof MoreTexts> = {
   title: "Rapport de qualité de l'énergie",
   utility: "Distributeur",
   electricalWork: "Ouvrage électrique",
@@ -122,8 +119,6 @@ const FR: PdfTexts = {
   failedParameters: "Paramètres non conformes",
   harmonics: "Harmoniques 2-25 : 95e centile comparé à la limite",
   harmonicsText: "% du fondamental, phase la plus défavorable",
-  trend: "Évolution de la tension (RMS 10 minutes) et limites",
-  trendText: "Minimum et maximum journaliers des valeurs 10 minutes par phase",
   page: "Page",
   frequencyNote:
     "La fréquence est évaluée par semaine sur les extrêmes 10 minutes des valeurs de 20 s.",
@@ -137,7 +132,7 @@ const FR: PdfTexts = {
   },
 };
 
-const DE: PdfTexts = {
+const DE: Omit<PdfTexts, keyof MoreTexts> = {
   title: "Bericht zur Spannungsqualität",
   utility: "Netzbetreiber",
   electricalWork: "Anlage",
@@ -170,8 +165,6 @@ const DE: PdfTexts = {
   failedParameters: "Nicht bestandene Merkmale",
   harmonics: "Oberschwingungen 2-25: 95. Perzentil und Grenzwert",
   harmonicsText: "% der Grundschwingung, ungünstigste Phase",
-  trend: "Spannungsverlauf (10-Minuten-Effektivwert) mit Grenzen",
-  trendText: "Tägliches Minimum und Maximum der 10-Minuten-Werte je Phase",
   page: "Seite",
   frequencyNote:
     "Die Frequenz wird je Woche über die 10-Minuten-Extremwerte der 20-s-Werte bewertet.",
@@ -185,7 +178,7 @@ const DE: PdfTexts = {
   },
 };
 
-const UK: PdfTexts = {
+const UK: Omit<PdfTexts, keyof MoreTexts> = {
   title: "Звіт про якість електроенергії",
   utility: "Оператор мережі",
   electricalWork: "Електроустановка",
@@ -218,8 +211,6 @@ const UK: PdfTexts = {
   failedParameters: "Параметри, що не відповідають",
   harmonics: "Гармоніки 2-25: 95-й процентиль порівняно з межею",
   harmonicsText: "% від основної гармоніки, найгірша фаза",
-  trend: "Тренд напруги (10-хвилинне СКЗ) з межами",
-  trendText: "Добові мінімум і максимум 10-хвилинних значень за фазами",
   page: "Сторінка",
   frequencyNote: "Частота оцінюється щотижня за 10-хвилинними екстремумами 20-секундних значень.",
   parameters: {
@@ -234,10 +225,10 @@ const UK: PdfTexts = {
 
 /** The texts of a language. */
 export const PDF_TEXTS: Readonly<Record<ReportLanguage, PdfTexts>> = {
-  en: EN,
-  fr: FR,
-  de: DE,
-  uk: UK,
+  en: { ...EN, ...MORE_TEXTS.en },
+  fr: { ...FR, ...MORE_TEXTS.fr },
+  de: { ...DE, ...MORE_TEXTS.de },
+  uk: { ...UK, ...MORE_TEXTS.uk },
 };
 
 /** The name of a summary parameter (`h5` reads "Harmonic 5"). */

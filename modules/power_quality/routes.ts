@@ -98,8 +98,8 @@ export function powerQualityRoutes(
       }),
       async (c) => {
         const row = await service.row(customerKey(c), c.req.param("key"));
-        const text = await csv.render(row);
-        return c.body(text, 200, {
+        const body = await csv.stream(row);
+        return c.body(body, 200, {
           "content-type": "text/csv; charset=utf-8",
           "content-disposition": disposition(fileName(row.name, "csv")),
         });

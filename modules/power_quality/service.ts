@@ -167,7 +167,9 @@ export class ReportsService {
       limitSet = customLabel(set.name);
       overrides = set.overrides;
     }
-    const node = await this.directory.node(customerKey, input.node);
+    const node = this.directory.freshNode
+      ? await this.directory.freshNode(customerKey, input.node)
+      : await this.directory.node(customerKey, input.node);
     if (!node) throw new AppError(506);
     const cell = (await this.directory.cellsByNode(customerKey)).get(node.id);
     if (!cell) throw new AppError(505);

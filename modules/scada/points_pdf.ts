@@ -38,7 +38,10 @@ export async function renderPointsPdf(
     title: `${t.title}: ${profile.name}`,
     language,
   });
-  const w = new PageWriter(doc, regular, bold, t.page, LANDSCAPE);
+  const w = new PageWriter(doc, regular, bold, t.page, {
+    size: LANDSCAPE,
+    header: `${t.title} · ${profile.name}`,
+  });
   w.text(t.title, MARGIN, { size: 16, bold: true });
   w.line(16, 10);
   const facts: [string, string][] = [
@@ -90,5 +93,6 @@ export async function renderPointsPdf(
     });
     w.line(8, 4);
   }
+  w.finish(`${profile.name} · ${profile.ip_address}:${profile.port} · ASDU ${profile.asdu}`);
   return await doc.save();
 }

@@ -12,8 +12,15 @@ import { RecordingsService, type RecordingTimeouts } from "./recordings.ts";
 import { recordingCellRoutes, voltageEventsRoutes } from "./routes.ts";
 import { type VoltageEventsDeps, VoltageEventsService } from "./service.ts";
 
-export type { EventDetailDto, EventPageDto, EventWorksDto } from "./contract.ts";
-export { VoltageEventsService } from "./service.ts";
+export type {
+  EventDetailDto,
+  EventDto,
+  EventPageDto,
+  EventTablesDto,
+  EventWorksDto,
+} from "./contract.ts";
+export { DIP_COLUMN_IDS, DIP_ROW_IDS, SWELL_COLUMN_IDS, SWELL_ROW_IDS } from "./contract.ts";
+export { type PeriodEvents, VoltageEventsService } from "./service.ts";
 export type { ExternalEvents, RecordingDownload } from "./external.ts";
 export type { RecordingFinished } from "./events.ts";
 export {

@@ -55,6 +55,15 @@ export interface CellPlace {
   mvGroupName: string;
 }
 
+/** A node's events over a report period (`VoltageEventsService.periodEvents`). */
+export interface PeriodEvents {
+  tables: EventTablesDto;
+  /** The newest events of the period (at most the limit asked for), oldest first. */
+  events: EventDto[];
+  /** Events of the period in all. */
+  total: number;
+}
+
 /** What the service reads besides the time-series store. */
 export interface VoltageEventsDeps {
   db: Db;
@@ -249,6 +258,25 @@ export class VoltageEventsService {
       }
     }
     return out;
+  }
+
+  /**
+   * The events of one node in `[from, to)` for a power-quality report: the EN 50160 tables of
+   * all of them and the newest `limit` events, oldest first, with how many there are.
+   */
+  async periodEvents(
+    customerKey: string,
+    nodeId: string,
+    from: Date,
+    to: Date,
+    limit: number,
+  ): Promise<PeriodEvents> {
+    const f: EventFilter = { node: nodeId, from: from.toISOString(), to: to.toISOString() };
+    const { places, cells } = await this.#cellsOf(customerKey, f);
+    const tables = await this.tables(customerKey, f);
+    const { rows, total } = await eventPage(this.deps.analytics, cells, f, 0, limit);
+    const states = await this.recordingStates(rows);
+    return { tables, events: rows.reverse().map((r) => this.#dto(r, places, states)), total };
   }
 
   /** GET /pqe/events/points: the magnitude-duration plot's points. */

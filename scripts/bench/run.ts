@@ -13,6 +13,7 @@ import { benchAggregation } from "./aggregation.ts";
 import { benchAppender } from "./appender.ts";
 import { calibrate } from "./calibration.ts";
 import { benchCompliance } from "./en50160.ts";
+import { benchPqReport } from "./pq_report.ts";
 import { benchGridPage } from "./grid_page.ts";
 import { benchGridStatus, benchGridStatusHttp, benchGridStatusServed } from "./grid_status.ts";
 import { benchIngestHttp } from "./ingest_http.ts";
@@ -104,6 +105,7 @@ try {
   if (only.has("grid-status")) await step("grid status in-process", () => benchGridStatus(sizes));
   if (only.has("triggers")) await step("trigger evaluation", () => benchTriggers(dir, sizes));
   if (only.has("en50160")) await step("EN 50160", () => benchCompliance(dir, sizes));
+  if (only.has("pq-report")) await step("PQ report", () => benchPqReport(dir));
   if (only.has("statistics")) {
     await step("visual statistics", () => benchStatistics(dir, sizes));
   }
