@@ -72,7 +72,7 @@ test("an administrator sets up a SCADA profile and its points", async ({ page })
     await Promise.all(
       Array.from({ length: n }, (_, k) => row(k + 1).getByRole("cell").nth(1).innerText()),
     );
-  await expect(row(1)).toContainText("Voltage U L1");
+  await expect(row(1)).toContainText("Voltage U L1", { timeout: 30_000 });
   await expect(row(2)).toContainText("Voltage U L2");
   await expect(row(4)).toContainText("Frequency f");
   expect(await points.getByRole("row").count()).toBeGreaterThan(20);
