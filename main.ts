@@ -14,8 +14,8 @@ import { type IoMonitoringModule, ioMonitoringModule } from "./modules/io_monito
 import { type NotificationCentre, notificationsModule } from "./modules/notifications/mod.ts";
 import { statisticsModule } from "./modules/statistics/mod.ts";
 import {
-  type PowerQualityModule,
   powerQualityCustomers,
+  type PowerQualityModule,
   powerQualityModule,
 } from "./modules/power_quality/mod.ts";
 import { type ScadaModule, scadaModule } from "./modules/scada/mod.ts";

@@ -130,11 +130,14 @@ export class ComplianceJobs implements JobQueue<WeekJob> {
     evaluated.forEach((node, index) => {
       const cell = cells.get(node.id)!;
       for (const f of [...node.feeders].sort((a, b) => a.slot - b.slot)) {
+        const phases = directory.series(cell, f.slot);
+        // A feeder that never reported is no verdict of the node (a node with none: null).
+        if (phases.every((id) => id === undefined)) continue;
         feeders.push({
           node: index,
           id: f.id,
           name: f.name,
-          phases: directory.series(cell, f.slot),
+          phases,
           nominalVoltage: feederNominal(customer, { level: feederLevel(f) }),
         });
       }

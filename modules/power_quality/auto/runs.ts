@@ -146,7 +146,20 @@ export class AutoRunJobs implements JobQueue<RunJob> {
         failure: null,
       };
       items.push(item);
-      const problem = !node ? 514 : !cells.has(node.id) ? 505 : !node.feeders.length ? 508 : null;
+      const cell = node ? cells.get(node.id) : undefined;
+      // The feeders that ever reported (a report of a silent feeder could never pass).
+      const reporting = node && cell
+        ? node.feeders.filter((f) => directory.series(cell, f.slot).some((id) => id !== undefined))
+        : [];
+      const problem = !node
+        ? 514
+        : !cell
+        ? 505
+        : !node.feeders.length
+        ? 508
+        : !reporting.length
+        ? 526
+        : null;
       if (problem) {
         item.failure = failureOf(new AppError(problem));
         continue;
@@ -162,7 +175,7 @@ export class AutoRunJobs implements JobQueue<RunJob> {
         nodeId: node!.id,
         nodeName: node!.name,
         ewName: node!.electrical_work.name,
-        feeders: [...node!.feeders].sort((a, b) => a.slot - b.slot)
+        feeders: reporting.sort((a, b) => a.slot - b.slot)
           .map((f) => ({ id: f.id, name: f.name, slot: f.slot, level: feederLevel(f) })),
         startAt: new Date(from),
         endAt: new Date(to),
