@@ -107,6 +107,7 @@ export const STEPS = [
   "grid-status",
   "triggers",
   "en50160",
+  "pq-grid",
   "statistics",
   "postgres",
 ] as const;
