@@ -23,7 +23,8 @@ test("an admin schedules an auto-analysis, runs it and opens the grid compliance
   await expect(dialog.getByText("Name must have minimum 3 characters.")).toBeVisible();
   await dialog.getByLabel("Name").fill("Weekly Seeblick");
   await dialog.getByTestId("pq-auto-nodes").getByLabel(/TS Seeblick/).first().check();
-  await dialog.getByLabel("Weekday").selectOption("1");
+  await dialog.getByLabel("Weekday").click();
+  await page.getByRole("option", { name: "Tuesday" }).click();
   await shot(page, "pq-auto-schedule", { fullPage: true });
   await dialog.getByTestId("pq-auto-submit").click();
   await expect(dialog).toBeHidden();
@@ -31,7 +32,7 @@ test("an admin schedules an auto-analysis, runs it and opens the grid compliance
   const list = page.getByTestId("pq-auto-list");
   const row = list.getByRole("row").filter({ hasText: "Weekly Seeblick" });
   await expect(row).toContainText("Active");
-  await expect(row).toContainText("Mondays at 06:00 (Europe/Zurich)");
+  await expect(row).toContainText("Tuesdays at 06:00 (Europe/Zurich)");
   await row.getByRole("button", { name: "Run now" }).click();
   const runs = page.getByTestId("pq-auto-runs");
   await expect(runs).toBeVisible();
