@@ -13,7 +13,11 @@ import { type IngestionModule, ingestionModule } from "./modules/ingestion/mod.t
 import { type IoMonitoringModule, ioMonitoringModule } from "./modules/io_monitoring/mod.ts";
 import { type NotificationCentre, notificationsModule } from "./modules/notifications/mod.ts";
 import { statisticsModule } from "./modules/statistics/mod.ts";
-import { type PowerQualityModule, powerQualityModule } from "./modules/power_quality/mod.ts";
+import {
+  powerQualityCustomers,
+  type PowerQualityModule,
+  powerQualityModule,
+} from "./modules/power_quality/mod.ts";
 import { type ScadaModule, scadaModule } from "./modules/scada/mod.ts";
 import { type GridStatusService, monitoringModule } from "./modules/monitoring/mod.ts";
 import {
@@ -188,6 +192,7 @@ export async function startPlatform(
     // The report's PDF lists the node's voltage events (the events module is built just below).
     periodEvents: (...args) => voltageEvents.service.periodEvents(...args),
     limits: { maxReports: config.pqMaxReports },
+    complianceCustomers: powerQualityCustomers(customers.service),
   });
   const voltageEvents = voltageEventsModule({
     db,

@@ -58,6 +58,7 @@ export {
   nodeCompliance,
   type NodeSeries,
 } from "./quality/load.ts";
+export { evaluateGridWeek, type GridEvaluation, type GridOptions } from "./quality/grid.ts";
 export {
   answerRecordingCommands,
   type Batch,

@@ -19,12 +19,17 @@ import { type ReportJob, ReportJobs } from "./jobs.ts";
 import { powerQualityRoutes } from "./routes.ts";
 import { DEFAULT_REPORT_LIMITS, type ReportLimits, ReportsService } from "./service.ts";
 import { LimitSetsService } from "./limit_sets.ts";
+import { autoAnalysisRoutes } from "./auto/routes.ts";
+import { AutoAnalysesService } from "./auto/service.ts";
+import { AutoRunJobs, type RunJob } from "./auto/runs.ts";
+import { ComplianceJobs, ComplianceService, type WeekJob } from "./auto/compliance.ts";
 import "./events.ts";
 
 export type { ReportFinished } from "./events.ts";
 export { DEFAULT_REPORT_LIMITS, type ReportLimits, ReportsService } from "./service.ts";
 export type { ReportDirectory } from "./directory.ts";
 export type { ExternalReports, ReportWindow } from "./external.ts";
+export { powerQualityCustomers } from "./auto/compliance.ts";
 
 /** What the module needs. */
 export interface PowerQualityDeps extends DirectoryDeps {
@@ -39,6 +44,11 @@ export interface PowerQualityDeps extends DirectoryDeps {
   concurrency?: number;
   /** Tests replace the directory. */
   directory?: ReportDirectory;
+  /**
+   * Customers whose grid is evaluated every week (compliance view); default: none. main.ts
+   * passes those whose applications list power quality.
+   */
+  complianceCustomers?: () => Promise<string[]>;
 }
 
 /** The module and what tests drive. */
@@ -47,6 +57,10 @@ export interface PowerQualityModule extends PlatformModule {
   runner: JobRunner<ReportJob>;
   /** The reports as the external API (external_v1 pq) reads and creates them. */
   external: ExternalReports;
+  autoAnalyses: AutoAnalysesService;
+  autoRuns: JobRunner<RunJob>;
+  compliance: ComplianceService;
+  complianceRunner: JobRunner<WeekJob>;
 }
 
 /** Builds the power-quality reports module (/pqm). */
@@ -63,13 +77,53 @@ export function powerQualityModule(deps: PowerQualityDeps): PowerQualityModule {
   const limitSets = new LimitSetsService(deps.db);
   const reports = new ReportsService(deps.db, directory, runner, limitSets, limits);
   const csv = new ReportCsv(deps.analytics, directory);
+  // Auto-analyses (#auto-analyses): their runs insert ordinary reports and wake `runner`.
+  const structure = async (key: string) => (await deps.topology.get(key)).structure;
+  const autoRuns = new JobRunner(
+    new AutoRunJobs({ ...deps, directory, structure, reports: runner }),
+    { name: "pq-auto-analyses", logger: deps.logger, pollMs: deps.pollMs ?? 5_000 },
+  );
+  const autoAnalyses = new AutoAnalysesService({
+    db: deps.db,
+    directory,
+    structure,
+    limitSets,
+    limits,
+    runs: autoRuns,
+  });
+  // The grid-wide compliance: every week, one job per customer.
+  const complianceRunner = new JobRunner(
+    new ComplianceJobs({
+      ...deps,
+      directory,
+      structure,
+      customerKeys: deps.complianceCustomers ?? (() => Promise.resolve([])),
+    }),
+    { name: "pq-compliance", logger: deps.logger, pollMs: Math.max(deps.pollMs ?? 5_000, 5_000) },
+  );
+  const compliance = new ComplianceService(deps.db, complianceRunner);
   return {
     name: "power_quality",
     reports,
     runner,
     external: externalReports(deps.db, reports, csv),
-    api: [{ prefix: "/pqm", routes: powerQualityRoutes(reports, csv, limitSets) }],
-    start: () => runner.start(),
-    close: () => runner.close(),
+    autoAnalyses,
+    autoRuns,
+    compliance,
+    complianceRunner,
+    api: [
+      { prefix: "/pqm", routes: powerQualityRoutes(reports, csv, limitSets) },
+      { prefix: "/pqm", routes: autoAnalysisRoutes(autoAnalyses, compliance) },
+    ],
+    start: async () => {
+      await runner.start();
+      await autoRuns.start();
+      await complianceRunner.start();
+    },
+    close: async () => {
+      await complianceRunner.close();
+      await autoRuns.close();
+      await runner.close();
+    },
   };
 }

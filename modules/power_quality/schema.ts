@@ -71,9 +71,12 @@ export const reports = powerQualitySchema.table("reports", {
   hasPdf: boolean("has_pdf").notNull().default(false),
   /** The custom limit set as it was when the report was created; null: EN 50160. */
   limits: jsonb("limits").$type<LimitOverridesInput>(),
+  /** The auto-analysis run that made the report (migration 0022); null: made by a user. */
+  autoRunKey: text("auto_run_key"),
 }, (t) => [
   index("reports_customer_created_idx").on(t.customerKey, t.createdAt),
   index("reports_due_idx").on(t.status, t.dueAt),
+  index("reports_auto_run_idx").on(t.autoRunKey),
 ]);
 export type ReportRow = typeof reports.$inferSelect;
 

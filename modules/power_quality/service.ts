@@ -3,7 +3,7 @@
  * a customer: create (rules of spec 5 and codes 401-403, 501, 505-513), list 12 per page, read,
  * cancel and delete. The work itself runs as a job (jobs.ts); this service only wakes it.
  */
-import { and, count, desc, eq, ilike, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, ilike, isNull, type SQL, sql } from "drizzle-orm";
 import { AppError, type Db, validationError } from "../../kernel/mod.ts";
 import { feederLevel, type NodeDto } from "../grid/mod.ts";
 import {
@@ -180,8 +180,9 @@ export class ReportsService {
       if (first === null) throw new AppError(526);
       if (from < first) throw new AppError(509);
     }
+    // Reports of auto-analyses do not count (a group's weekly run would use the limit up).
     const [existing] = await this.db.select({ n: count() }).from(reports)
-      .where(eq(reports.customerKey, customerKey));
+      .where(and(eq(reports.customerKey, customerKey), isNull(reports.autoRunKey)));
     if ((existing?.n ?? 0) >= this.limits.maxReports) {
       throw new AppError(510, { limit: this.limits.maxReports });
     }

@@ -24,6 +24,7 @@ import { selectedSteps, sizesFor } from "./lib/options.ts";
 import { startBenchPlatform } from "./lib/platform.ts";
 import { atMost, type Result, resultTable } from "./lib/report.ts";
 import { benchPostgres } from "./postgres.ts";
+import { benchPqGrid } from "./pq_grid.ts";
 import { benchStatistics } from "./statistics.ts";
 import { benchTriggers } from "./triggers.ts";
 
@@ -106,6 +107,7 @@ try {
   if (only.has("triggers")) await step("trigger evaluation", () => benchTriggers(dir, sizes));
   if (only.has("en50160")) await step("EN 50160", () => benchCompliance(dir, sizes));
   if (only.has("pq-report")) await step("PQ report", () => benchPqReport(dir));
+  if (only.has("pq-grid")) await step("PQ grid week", () => benchPqGrid(dir, sizes));
   if (only.has("statistics")) {
     await step("visual statistics", () => benchStatistics(dir, sizes));
   }

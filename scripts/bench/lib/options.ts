@@ -108,6 +108,7 @@ export const STEPS = [
   "triggers",
   "en50160",
   "pq-report",
+  "pq-grid",
   "statistics",
   "postgres",
 ] as const;

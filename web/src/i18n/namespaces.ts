@@ -14,6 +14,7 @@ export const NAMESPACES = [
   "grid-monitoring",
   "io-monitoring",
   "pq-reports",
+  "pq-auto",
   "pq-events",
   "data-export",
   "api-clients",

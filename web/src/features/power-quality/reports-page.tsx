@@ -16,6 +16,11 @@ import { AsyncState } from "../../ui/loader.tsx";
 import { Page } from "../../ui/page.tsx";
 import { Select } from "../../ui/select.tsx";
 import { Cell, HeadCell, Row, Table, TableBody, TableHead } from "../../ui/table.tsx";
+import { isAdminOf } from "../../lib/access.ts";
+import { useSession } from "../../lib/session-atoms.ts";
+import { Tabs, TabsList, TabsTrigger } from "../../ui/tabs.tsx";
+import { AutoAnalyses } from "./auto-analyses.tsx";
+import { ComplianceView } from "./compliance-view.tsx";
 import { CreateReportDialog } from "./create-report-dialog.tsx";
 import { pqApi, type ReportPageDto, type ReportStatus } from "./pq-reports-api.ts";
 import { ResultBadge, StatusBadge } from "./report-badges.tsx";
@@ -25,8 +30,19 @@ const RUNNING_REFRESH_MS = 2_000;
 
 /** The reports screen. */
 export function ReportsPage() {
-  const { t } = useTranslation(["pq-reports", "modules"]);
+  const { t } = useTranslation(["pq-reports", "modules", "pq-auto"]);
   const format = useFormatters();
+  const { claims } = useSession();
+  const admin = isAdminOf(claims.appsRoles, "app:power-quality") || claims.role === "super-admin";
+  // Spec anchors #reports and #auto-analyses (and #compliance) pick the section.
+  const [section, setSection] = useState(() => {
+    const hash = globalThis.location?.hash.slice(1);
+    return hash === "auto-analyses" || hash === "compliance" ? hash : "reports";
+  });
+  const pick = (next: string) => {
+    setSection(next);
+    history.replaceState(null, "", `#${next}`);
+  };
   const [page, setPage] = useState(0);
   const [status, setStatus] = useState<ReportStatus | "ALL">("ALL");
   const [query, setQuery] = useState("");
@@ -63,7 +79,33 @@ export function ReportsPage() {
         </Button>
       }
     >
-      <div id="reports" className="flex flex-wrap items-end gap-2">
+      <Tabs value={section} onValueChange={pick}>
+        <TabsList>
+          <TabsTrigger value="reports">{t("pq-auto:tabs.reports")}</TabsTrigger>
+          <TabsTrigger value="auto-analyses" data-testid="pq-tab-auto">
+            {t("pq-auto:tabs.auto")}
+          </TabsTrigger>
+          <TabsTrigger value="compliance" data-testid="pq-tab-compliance">
+            {t("pq-auto:tabs.compliance")}
+          </TabsTrigger>
+        </TabsList>
+      </Tabs>
+      {section === "auto-analyses"
+        ? (
+          <AutoAnalyses
+            works={works.data ?? null}
+            admin={admin}
+            onOpenReport={(key) => setSelected(key)}
+          />
+        )
+        : null}
+      {section === "compliance"
+        ? <ComplianceView admin={admin} onOpenReport={(key) => setSelected(key)} />
+        : null}
+      <div
+        id="reports"
+        className={section === "reports" ? "flex flex-wrap items-end gap-2" : "hidden"}
+      >
         <Input
           className="w-56"
           placeholder={t("search")}
@@ -89,26 +131,31 @@ export function ReportsPage() {
         />
       </div>
       <div className="grid min-h-0 flex-1 gap-4 xl:grid-cols-[minmax(0,1fr)_minmax(0,1.2fr)]">
-        <AsyncState state={liveState(list)} onRetry={list.refresh}>
-          {(answer) =>
-            answer.total === 0 && !query && status === "ALL"
-              ? (
-                <EmptyState
-                  icon={<FileBarChart />}
-                  title={t("empty")}
-                  description={t("emptyHint")}
-                />
-              )
-              : (
-                <ReportList
-                  answer={answer}
-                  selected={selected}
-                  onSelect={setSelected}
-                  onPage={setPage}
-                  format={format}
-                />
-              )}
-        </AsyncState>
+        {section !== "reports" ? <div className="hidden xl:block" /> : null}
+        {section === "reports"
+          ? (
+            <AsyncState state={liveState(list)} onRetry={list.refresh}>
+              {(answer) =>
+                answer.total === 0 && !query && status === "ALL"
+                  ? (
+                    <EmptyState
+                      icon={<FileBarChart />}
+                      title={t("empty")}
+                      description={t("emptyHint")}
+                    />
+                  )
+                  : (
+                    <ReportList
+                      answer={answer}
+                      selected={selected}
+                      onSelect={setSelected}
+                      onPage={setPage}
+                      format={format}
+                    />
+                  )}
+            </AsyncState>
+          )
+          : null}
         {selected
           ? (
             <ReportDetail

@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { DDL, HARMONIC_ORDERS } from "../ingest/schema.ts";
+import { releaseNativeHandles } from "../time_series_store.ts";
+import { evaluateGridWeek } from "./grid.ts";
+import { loadComplianceInputs } from "./load.ts";
+import { evaluateCompliance } from "../en50160/mod.ts";
+
+const FROM = Date.parse("2026-11-16T00:00:00Z");
+const TO = FROM + 7 * 86_400_000;
+
+Deno.test("evaluateGridWeek() gives the engine's results of loadComplianceInputs, in input order, batch by batch", async () => {
+  const instance = await DuckDBInstance.create(":memory:");
+  const c = await instance.connect();
+  try {
+    for (const statement of DDL) await c.run(statement);
+    // 7 feeders x 3 phases over a week: noise, NULLs, missing slots, flags, low voltages on
+    // feeder 2, a high 5th harmonic on feeder 4; feeder 6 has no series; ids are not in order.
+    const noise = (k: number) => `((hash(s, slot, ${k}) % 1000) / 1000.0)`;
+    const time = `make_timestamp(${FROM * 1000}::BIGINT + slot * 600000000)`;
+    const rows = `FROM range(1, 19) a(s), range(1008) b(slot) WHERE hash(s, slot) % 97 <> 0`;
+    await c.run(`INSERT INTO agg_10min (series_id, slot, n, u_rms, thd_u, f_min, f_max, flagged)
+      SELECT s, ${time}, 30,
+        CASE WHEN hash(s, slot, 1) % 200 = 0 THEN NULL
+             WHEN s BETWEEN 4 AND 6 AND slot % 15 = 0 THEN 200 ELSE 228 + 6 * ${noise(2)} END,
+        2 + ${noise(3)}, 49.98 + 0.01 * ${noise(4)}, 50.0 + 0.02 * ${noise(5)},
+        hash(s, slot, 6) % 300 = 0
+      ${rows}`);
+    const harmonics = HARMONIC_ORDERS.map((h) =>
+      h === 5 ? `CASE WHEN s BETWEEN 10 AND 12 AND slot % 10 = 0 THEN 9 ELSE 1 END` : "0.2"
+    );
+    await c.run(`INSERT INTO pq_10min (series_id, slot, origin, windows, n_h, n_unbalance,
+        unbalance, pst, plt, ${HARMONIC_ORDERS.map((h) => `h${h}`).join(", ")})
+      SELECT s, ${time}, 1, 0, 0, 0, 0.5 + ${noise(7)}, 0.4, 0.3 + 0.5 * ${noise(8)},
+        ${harmonics.join(", ")}
+      ${rows}`);
+    const feeder = (ids: (number | undefined)[]) => ({
+      phases: ids,
+      nominalVoltage: 230,
+      nominalFrequency: 50 as const,
+    });
+    const feeders = [
+      feeder([16, 17, 18]),
+      feeder([4, 5, 6]),
+      feeder([1, 2, 3]),
+      feeder([10, 11, 12]),
+      feeder([7, 8, 9]),
+      feeder([undefined, undefined, undefined]),
+      feeder([13, 14, undefined]),
+    ];
+    const expected = (await loadComplianceInputs(c, feeders, new Date(FROM), new Date(TO)))
+      .map((input) => evaluateCompliance(input));
+    for (const batchSize of [1, 3, 250]) {
+      const grid = await evaluateGridWeek(c, feeders, new Date(FROM), new Date(TO), undefined, {
+        batchSize,
+      });
+      assert.deepEqual(grid.results, expected, `batch size ${batchSize}`);
+      assert.equal(grid.batches, Math.ceil(feeders.length / batchSize));
+    }
+    assert.equal(expected[1]!.parameters[0]!.passed, false, "feeder 2: voltage fails");
+    assert.equal(expected[3]!.parameters.find((p) => p.parameter === "h5")!.passed, false);
+    assert.equal(expected[2]!.passed, true);
+    assert.equal(expected[5]!.passed, null, "no series: not evaluable");
+  } finally {
+    c.closeSync();
+    instance.closeSync();
+    await releaseNativeHandles();
+  }
+});

@@ -1,0 +1,104 @@
+/**
+ * The grid-wide compliance week (issue 14: "a whole grid of 2,000 nodes evaluated for a week
+ * (load + evaluate) <= 2 s"): `evaluateGridWeek` (core/quality/grid.ts: one range scan per table
+ * and batch of 250 feeders, pooled inputs) over the week of `sizes.complianceNodes` nodes the
+ * EN 50160 benchmark writes, its load and evaluation timed apart, against two baselines of the
+ * same run on the same file: a plain DuckDB scan of the same rows and columns (sum() of every
+ * column the load reads: the floor of any load) and the per-node-batch `loadComplianceInputs`
+ * (200 nodes per IN-list query) the reports use.
+ */
+import {
+  EN50160_LV,
+  evaluateCompliance,
+  evaluateGridWeek,
+  isoWeekRange,
+  loadComplianceInputs,
+  openTimeSeriesStore,
+} from "../../core/mod.ts";
+import { DDL, HARMONIC_ORDERS } from "../../core/ingest/schema.ts";
+import { weekOfAggregatesSql } from "./en50160.ts";
+import { platformMemoryLimit } from "./lib/duck.ts";
+import type { Sizes } from "./lib/options.ts";
+import { atMost, type Result } from "./lib/report.ts";
+import { timeOnce } from "./lib/timing.ts";
+
+const WEEK = isoWeekRange(2026, 2);
+const node = (k: number) => ({
+  phases: [3 * k + 1, 3 * k + 2, 3 * k + 3],
+  nominalVoltage: 230,
+  nominalFrequency: 50 as const,
+});
+
+/** Load and evaluate the grid's week, with the same-run baselines. */
+export async function benchPqGrid(dir: string, sizes: Sizes): Promise<Result[]> {
+  const ts = await openTimeSeriesStore(`${dir}/pq-grid`, platformMemoryLimit());
+  const c = ts.connection;
+  try {
+    for (const statement of DDL) await c.run(statement);
+    const nodes = sizes.complianceNodes;
+    for (let first = 0; first < nodes; first += 200) {
+      for (const sql of weekOfAggregatesSql(first, Math.min(200, nodes - first))) await c.run(sql);
+    }
+    const feeders = Array.from({ length: nodes }, (_, k) => node(k));
+    const { from, to } = WEEK;
+    const period = `slot >= make_timestamp(${from.getTime() * 1000})
+      AND slot < make_timestamp(${to.getTime() * 1000})`;
+    // Warm the file's pages once, as a weekly run after the week's ingestion would find them.
+    await evaluateGridWeek(c, feeders.slice(0, 50), from, to);
+    const scanMs = await timeOnce(async () => {
+      await c.run(`SELECT count(*), sum(series_id), sum(epoch_ms(slot)), sum(u_rms), sum(thd_u),
+        sum(f_min), sum(f_max), sum(flagged::INTEGER) FROM agg_10min WHERE ${period}`);
+      await c.run(`SELECT count(*), sum(series_id), sum(epoch_ms(slot)), sum(plt), sum(unbalance),
+        ${HARMONIC_ORDERS.map((h) => `sum(h${h})`).join(", ")} FROM pq_10min WHERE ${period}`);
+    });
+    const grid = await evaluateGridWeek(c, feeders, from, to, EN50160_LV);
+    let coreLoadMs = 0;
+    for (let first = 0; first < Math.min(nodes, 400); first += 200) {
+      const batch = feeders.slice(first, first + 200);
+      coreLoadMs += await timeOnce(async () => {
+        const inputs = await loadComplianceInputs(c, batch, from, to);
+        inputs.forEach((input) => evaluateCompliance(input));
+      });
+    }
+    const coreScaled = coreLoadMs * (nodes / Math.min(nodes, 400));
+    const scaled = nodes < 2_000;
+    const total = grid.loadMs + grid.evaluateMs;
+    console.log(
+      `  grid: load ${grid.loadMs.toFixed(0)} ms + evaluate ${grid.evaluateMs.toFixed(0)} ms ` +
+        `(${grid.batches} batches); plain scan ${scanMs.toFixed(0)} ms; ` +
+        `loadComplianceInputs + evaluate ${coreScaled.toFixed(0)} ms (from 400 nodes)`,
+    );
+    return [
+      {
+        name: `PQ grid week, ${nodes} nodes, plain DuckDB scan (baseline)`,
+        value: scanMs,
+        unit: "ms",
+      },
+      {
+        name: `PQ grid week, ${nodes} nodes, evaluateGridWeek load`,
+        value: grid.loadMs,
+        unit: "ms",
+      },
+      {
+        name: `PQ grid week, ${nodes} nodes, evaluateGridWeek evaluate`,
+        value: grid.evaluateMs,
+        unit: "ms",
+      },
+      {
+        name: `PQ grid week, ${nodes} nodes, load + evaluate`,
+        value: total,
+        unit: "ms",
+        target: atMost(2_000, "<= 2 s at 2,000 nodes"),
+        scaled,
+      },
+      { name: `PQ grid week, load + evaluate / plain scan`, value: total / scanMs, unit: "x" },
+      {
+        name: `PQ grid week, reports' loader (200 per IN query) + evaluate / grid`,
+        value: coreScaled / total,
+        unit: "x",
+      },
+    ];
+  } finally {
+    await ts.close();
+  }
+}
