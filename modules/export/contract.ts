@@ -23,6 +23,8 @@ export const EXPORT_LIMITS = Object.freeze({
   maxFeeders: 500,
   maxNameLength: 60,
   filePrefix: "GDE_",
+  /** Scheduled exports of one user. */
+  maxSchedulesPerUser: 20,
 });
 
 /** Estimation sizes per type (spec 9): bytes of one timestamp of one feeder for the type. */
@@ -48,6 +50,17 @@ export const INTERVAL_MS: Readonly<Record<ExportInterval, number>> = {
 
 export const EXPORT_FORMATS = ["csv", "parquet", "duckdb"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/**
+ * Long: one row per time, feeder, phase and parameter. Wide: one row per time, feeder and
+ * phase with a column per parameter (what a spreadsheet user filters and charts).
+ */
+export const EXPORT_LAYOUTS = ["long", "wide"] as const;
+export type ExportLayout = (typeof EXPORT_LAYOUTS)[number];
+
+/** Scheduled exports: each run exports the previous day, week (Monday on) or month. */
+export const SCHEDULE_FREQUENCIES = ["DAILY", "WEEKLY", "MONTHLY"] as const;
+export type ScheduleFrequency = (typeof SCHEDULE_FREQUENCIES)[number];
 
 /** Flat, or folders per station / node / feeder / month (each level inside the previous). */
 export const STRUCTURES = ["flat", "station", "node", "feeder", "month"] as const;
@@ -79,7 +92,23 @@ export interface ExportParameter {
   aggregate: string;
   /** Whether the neutral conductor carries it. */
   neutral: boolean;
+  /** A quantity of the PQ record (`pq_10min`, rollups `pq_1h`, `pq_1d`), not of the 20-s row. */
+  pq?: boolean;
 }
+
+/** Harmonic orders of the PQ record (core/ingest/schema.ts: h2..h25, % of the fundamental). */
+const HARMONICS = Array.from({ length: 24 }, (_, k) => `h${k + 2}` as const);
+
+/** A quantity of the 10-minute PQ record (`pq_10min`): type "other" of the spec's sizes. */
+const pq = (key: string, unit: string): ExportParameter => ({
+  key,
+  unit,
+  type: "other",
+  raw: key,
+  aggregate: key,
+  neutral: false,
+  pq: true,
+});
 
 export const EXPORT_PARAMETERS: readonly ExportParameter[] = Object.freeze([
   { key: "u", unit: "V", type: "voltage", raw: "u", aggregate: "u_rms", neutral: false },
@@ -90,9 +119,28 @@ export const EXPORT_PARAMETERS: readonly ExportParameter[] = Object.freeze([
   { key: "thd_u", unit: "%", type: "other", raw: "thd_u", aggregate: "thd_u", neutral: false },
   { key: "thd_i", unit: "%", type: "other", raw: "thd_i", aggregate: "thd_i", neutral: false },
   { key: "f", unit: "Hz", type: "frequency", raw: "f", aggregate: "f_mean", neutral: false },
-]);
-export const EXPORT_PARAMETER_KEYS = ["u", "i", "p", "q", "pf", "thd_u", "thd_i", "f"] as const;
+  pq("unbalance", "%"),
+  pq("pst", ""),
+  pq("plt", ""),
+  ...HARMONICS.map((h) => pq(h, "%")),
+] as ExportParameter[]);
+export const EXPORT_PARAMETER_KEYS = [
+  "u",
+  "i",
+  "p",
+  "q",
+  "pf",
+  "thd_u",
+  "thd_i",
+  "f",
+  "unbalance",
+  "pst",
+  "plt",
+  ...HARMONICS,
+] as const;
 export type ExportParameterKey = (typeof EXPORT_PARAMETER_KEYS)[number];
+/** The quantities of the 10-minute PQ record: 10-minute, hourly or daily intervals only. */
+export const PQ_PARAMETER_KEYS: readonly ExportParameterKey[] = EXPORT_PARAMETER_KEYS.slice(8);
 
 export function exportParameter(key: string): ExportParameter | undefined {
   return EXPORT_PARAMETERS.find((p) => p.key === key);
@@ -187,9 +235,31 @@ export function estimateExport(
   parameters: readonly string[],
   slots: number,
   format: ExportFormat,
+  layout: ExportLayout = "long",
 ): { rows: number; bytes: number } {
   let rows = 0;
   let bytes = 0;
+  if (layout === "wide") {
+    // A row per slot and phase (N when a parameter it carries is chosen), a value per column.
+    const chosen = parameters.map(exportParameter).filter((p) => p !== undefined);
+    const values = chosen.reduce(
+      (n, p) => n + ESTIMATION_SIZES[p.type] / VALUES_PER_TYPE[p.type] + 1,
+      0,
+    );
+    const neutral = chosen.filter((p) => p.neutral);
+    const neutralValues = neutral.reduce((n, p) =>
+      n + ESTIMATION_SIZES[p.type] / VALUES_PER_TYPE[p.type], 0) + chosen.length;
+    for (const feeder of feeders) {
+      const fixed = 19 + 19 + 2 + 7 + 8 + feeder.nameBytes;
+      rows += slots * 3;
+      bytes += slots * 3 * (fixed + values);
+      if (neutral.length && feeder.hasNeutral) {
+        rows += slots;
+        bytes += slots * (fixed + neutralValues);
+      }
+    }
+    return { rows, bytes: Math.round(bytes * FORMAT_FACTOR[format]) };
+  }
   for (const feeder of feeders) {
     for (const key of parameters) {
       const p = exportParameter(key);
@@ -215,9 +285,36 @@ export const exportPeriod = z.object({ from: instant, to: instant }).superRefine
   if (key) ctx.addIssue({ code: "custom", path: ["to"], message: key });
 });
 
-/** What an export reads (the estimate's input, the start of an export's). */
-export const exportSelection = z.object({
-  period: exportPeriod,
+/** The rules between the fields of a selection (the form shows the same keys). */
+function selectionRules(
+  input: {
+    parameters: readonly string[];
+    interval: ExportInterval;
+    format: ExportFormat;
+    layout: ExportLayout;
+    directory_structure?: DirectoryStructure;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  // The PQ record is a 10-minute value: no 20-s value of it exists.
+  if (input.interval === "20s" && input.parameters.some((p) => exportParameter(p)?.pq)) {
+    ctx.addIssue({ code: "custom", path: ["parameters"], message: "export.pqNotAt20s" });
+  }
+  // A DuckDB file is one database: its tables are the structure, its layout the long one.
+  if (input.format === "duckdb" && input.layout !== "long") {
+    ctx.addIssue({ code: "custom", path: ["layout"], message: "export.layoutNotForDuckdb" });
+  }
+  if (input.format === "duckdb" && (input.directory_structure ?? "flat") !== "flat") {
+    ctx.addIssue({
+      code: "custom",
+      path: ["directory_structure"],
+      message: "export.structureNotForDuckdb",
+    });
+  }
+}
+
+/** What an export reads besides its period. */
+const contentShape = {
   feeders: z.array(feederId, { error: "validation.minItems" })
     .min(1, "validation.minItems")
     .max(EXPORT_LIMITS.maxFeeders, "validation.maxItems"),
@@ -226,31 +323,69 @@ export const exportSelection = z.object({
   }).min(1, "validation.minItems"),
   interval: z.enum(EXPORT_INTERVALS, { error: "validation.invalidChoice" }),
   format: z.enum(EXPORT_FORMATS, { error: "validation.invalidChoice" }).default("csv"),
-});
-export type ExportSelection = z.output<typeof exportSelection>;
-/** `POST /dem/exports/estimate`. */
-export const estimateInput = exportSelection.meta({ id: "ExportEstimateInput" });
+  layout: z.enum(EXPORT_LAYOUTS, { error: "validation.invalidChoice" }).default("long"),
+};
 
-/** `POST /dem/exports`: a selection, the file's name, its format and directory structure. */
-export const createExportInput = exportSelection.extend({
+/** The file's name and directory structure (an export's, a schedule's). */
+const fileShape = {
   file_name: z.string({ error: "validation.required" }).superRefine((name, ctx) => {
     const issue = exportNameIssue(name);
     if (issue) ctx.addIssue({ code: "custom", message: issue.key, params: issue.params });
   }),
   directory_structure: z.enum(STRUCTURES, { error: "validation.invalidChoice" }).default("flat"),
-}).superRefine((input, ctx) => {
-  // A DuckDB file is one database: its tables are the structure.
-  if (input.format === "duckdb" && input.directory_structure !== "flat") {
-    ctx.addIssue({
-      code: "custom",
-      path: ["directory_structure"],
-      message: "export.structureNotForDuckdb",
-    });
-  }
-}).meta({ id: "CreateExportInput" });
+};
+
+/** What an export reads (the estimate's input, the start of an export's). */
+export const exportSelection = z.object({ period: exportPeriod, ...contentShape })
+  .superRefine(selectionRules);
+export type ExportSelection = z.output<typeof exportSelection>;
+/** `POST /dem/exports/estimate`. */
+export const estimateInput = exportSelection.meta({ id: "ExportEstimateInput" });
+
+/** `POST /dem/exports`: a selection, the file's name, its format and directory structure. */
+export const createExportInput = z.object({ period: exportPeriod, ...contentShape, ...fileShape })
+  .superRefine(selectionRules).meta({ id: "CreateExportInput" });
 export type CreateExportInput = z.output<typeof createExportInput>;
 /** What the web sends to start an export. */
 export type CreateExportBody = z.input<typeof createExportInput>;
+
+/**
+ * `POST /dem/schedules`, `PUT /dem/schedules/{key}`: the selection without its period (each run
+ * exports the previous day, week or month in the customer's time zone), paused when not active.
+ */
+export const scheduleInput = z.object({
+  ...contentShape,
+  ...fileShape,
+  frequency: z.enum(SCHEDULE_FREQUENCIES, { error: "validation.invalidChoice" }),
+  active: z.boolean().default(true),
+}).superRefine(selectionRules).meta({ id: "ExportScheduleInput" });
+export type ScheduleInput = z.output<typeof scheduleInput>;
+export type ScheduleBody = z.input<typeof scheduleInput>;
+
+/** One scheduled export of the user. */
+export const scheduleDto = z.object({
+  key: z.string(),
+  name: z.string(),
+  frequency: z.enum(SCHEDULE_FREQUENCIES),
+  feeders: z.array(z.string()),
+  parameters: z.array(z.enum(EXPORT_PARAMETER_KEYS)),
+  interval: z.enum(EXPORT_INTERVALS),
+  format: z.enum(EXPORT_FORMATS),
+  layout: z.enum(EXPORT_LAYOUTS),
+  directory_structure: z.enum(STRUCTURES),
+  active: z.boolean(),
+  /** When the next run starts (the end of its period plus a delay for the aggregates). */
+  next_run_at: z.string(),
+  last_run_at: z.string().nullable(),
+  /** The export of the last run. */
+  last_export_key: z.string().nullable(),
+  runs: z.number(),
+  created_at: z.string(),
+}).meta({ id: "ExportScheduleDto" });
+export type ScheduleDto = z.output<typeof scheduleDto>;
+export const schedulesDto = z.object({ items: z.array(scheduleDto) })
+  .meta({ id: "ExportSchedulesDto" });
+export type SchedulesDto = z.output<typeof schedulesDto>;
 
 /** `GET /dem/exports?page=&size=`. */
 export const exportPageQuery = z.object({
@@ -282,7 +417,10 @@ export const exportDto = z.object({
   parameters: z.array(z.enum(EXPORT_PARAMETER_KEYS)),
   interval: z.enum(EXPORT_INTERVALS),
   format: z.enum(EXPORT_FORMATS),
+  layout: z.enum(EXPORT_LAYOUTS),
   directory_structure: z.enum(STRUCTURES),
+  /** The schedule whose run this export is (null: started by hand). */
+  schedule_key: z.string().nullable(),
   status: z.enum(EXPORT_STATUSES),
   progress: z.object({
     rows_done: z.number(),
