@@ -61,6 +61,12 @@ export type ExportLayout = (typeof EXPORT_LAYOUTS)[number];
 /** Scheduled exports: each run exports the previous day, week (Monday on) or month. */
 export const SCHEDULE_FREQUENCIES = ["DAILY", "WEEKLY", "MONTHLY"] as const;
 export type ScheduleFrequency = (typeof SCHEDULE_FREQUENCIES)[number];
+/** The longest period of a run (a schedule's size is estimated on it). */
+export const LONGEST_PERIOD_DAYS: Readonly<Record<ScheduleFrequency, number>> = {
+  DAILY: 1,
+  WEEKLY: 7,
+  MONTHLY: 31,
+};
 
 /** Flat, or folders per station / node / feeder / month (each level inside the previous). */
 export const STRUCTURES = ["flat", "station", "node", "feeder", "month"] as const;

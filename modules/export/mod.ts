@@ -21,7 +21,7 @@ import { type CustomerFormat, type ExportJob, ExportService } from "./service.ts
 import { ScheduleService } from "./schedules.ts";
 
 export type { ExportEnded } from "./events.ts";
-export type { ExportDto, ExportPageDto } from "./contract.ts";
+export type { ExportDto, ExportPageDto, ScheduleDto, SchedulesDto } from "./contract.ts";
 export { ExportService } from "./service.ts";
 
 /** What data export needs from the composition root. */

@@ -5,6 +5,8 @@
  */
 import type { ScheduleFrequency } from "./contract.ts";
 
+export { LONGEST_PERIOD_DAYS } from "./contract.ts";
+
 /** A run starts this long after the end of its period (the core closes slots after a grace). */
 export const RUN_DELAY_MS = 30 * 60_000;
 
@@ -134,10 +136,3 @@ export function periodOfRun(
 ): { from: number; to: number } {
   return periodBefore(frequency, runAt - RUN_DELAY_MS, timeZone);
 }
-
-/** The longest period of a frequency in days (the estimate of a schedule's file). */
-export const LONGEST_PERIOD_DAYS: Readonly<Record<ScheduleFrequency, number>> = {
-  DAILY: 1,
-  WEEKLY: 7,
-  MONTHLY: 31,
-};
