@@ -123,20 +123,41 @@ export async function stage(
       ctx.signal.throwIfAborted();
       const a = first + k * step;
       const b = Math.min(first + (k + slotsPerChunk) * step, first + slots * step);
+      const grid = `SELECT ts, timezone(${text(job.timezone)}, timezone('UTC', ts)) AS local
+        FROM generate_series(${micros(a)}, ${micros(b - step)}, INTERVAL ${step} MILLISECOND) s(ts)`;
+      const feeders = `SELECT * FROM ${alias}.feeders WHERE ${feederRange}`;
+      const params = `(VALUES ${values}) p(param, neutral, parameter, unit)`;
+      // Stored rows drive the chunk when one table holds every value: a scan joined to the
+      // small feeder, parameter and time tables, and the missing slots only of the series that
+      // lack some (an anti join); else every slot is joined to each source (a hash join of the
+      // grid with each table, twice as slow on 20-s values: docs/benchmarks.md).
+      const from = sources.single
+        ? `WITH m AS MATERIALIZED (${sources.measured(series, a, b)}),
+            g AS (${grid}), f AS (${feeders}),
+            n AS (SELECT series_id, count(*) AS c FROM m GROUP BY series_id)
+          SELECT m.ts, m.local, f.*, p.param, p.parameter, p.unit,
+            CASE p.param ${pick} END AS value${sources.flaggedColumn}
+          FROM (
+            SELECT m.*, m.at AS ts, g.local FROM m JOIN g ON g.ts = m.at
+            UNION ALL BY NAME
+            SELECT g.ts, g.local, s.series_id FROM g CROSS JOIN (
+              SELECT f.series_id FROM f LEFT JOIN n USING (series_id)
+              WHERE coalesce(n.c, 0) < ${(b - a) / step}) s
+            ANTI JOIN m ON m.series_id = s.series_id AND m.at = g.ts
+          ) m
+          JOIN f ON f.series_id = m.series_id
+          JOIN ${params} ON f.ph < 3 OR p.neutral`
+        : `SELECT g.ts, g.local, f.*, p.param, p.parameter, p.unit,
+            CASE p.param ${pick} END AS value${sources.flaggedColumn}
+          FROM (${grid}) g
+          CROSS JOIN (${feeders}) f
+          JOIN ${params} ON f.ph < 3 OR p.neutral
+          ${sources.joins(series, a, b)}`;
       await connection.run(`INSERT INTO ${alias}.rows
         SELECT ts, local, ord, station, node, feeder_id, feeder, phase, parameter, value, unit,
           CASE WHEN value IS NULL THEN ${quality("MISSING")}
             ${sources.flagged(quality("FLAGGED"))}ELSE ${quality("OK")} END
-        FROM (
-          SELECT g.ts, g.local, f.*, p.param, p.parameter, p.unit,
-            CASE p.param ${pick} END AS value${sources.flaggedColumn}
-          FROM (SELECT ts, timezone(${text(job.timezone)}, timezone('UTC', ts)) AS local
-            FROM generate_series(${micros(a)}, ${micros(b - step)}, INTERVAL ${step} MILLISECOND)
-              s(ts)) g
-          CROSS JOIN (SELECT * FROM ${alias}.feeders WHERE ${feederRange}) f
-          JOIN (VALUES ${values}) p(param, neutral, parameter, unit) ON f.ph < 3 OR p.neutral
-          ${sources.joins(series, a, b)}
-        )
+        FROM (${from})
         ORDER BY ord, ts, ph, param`);
       done += ((b - a) / step) * rowsOf.slice(f, f + feedersPerChunk).reduce((x, y) => x + y, 0);
       ctx.progress(done, total, "reading");
@@ -163,19 +184,22 @@ function valueSources(interval: ExportInterval, parameters: readonly ExportParam
         ? `WHEN flagged AND param IN (${flaggedParams.join(", ")}) THEN ${code} `
         : "",
     flaggedColumn: aggregate && measured.length ? ", m.flagged" : "",
+    /** Every value in the measurement table (no PQ record): the stored rows can drive. */
+    single: measured.length === parameters.length,
+    /** The measured columns of the chunk's series, on the grid's slots only. */
+    measured: (series: string, a: number, b: number) => {
+      const level = LEVEL[interval];
+      return `SELECT m.series_id, m.${level.time} AS at, ${
+        measuredColumns.map((c) => `m.${c}`).join(", ")
+      }
+        FROM ${level.table} m WHERE m.series_id IN ${series}
+          AND m.${level.time} >= ${micros(a)} AND m.${level.time} < ${micros(b)}
+          AND epoch_ms(m.${level.time}) % ${INTERVAL_MS[interval]} = 0`;
+    },
     joins(series: string, a: number, b: number): string {
       const out: string[] = [];
       const on = (x: string) => `${x}.series_id = f.series_id AND ${x}.at = g.ts`;
-      if (measured.length) {
-        const level = LEVEL[interval];
-        out.push(`LEFT JOIN (
-          SELECT m.series_id, m.${level.time} AS at, ${
-          measuredColumns.map((c) => `m.${c}`).join(", ")
-        }
-          FROM ${level.table} m WHERE m.series_id IN ${series}
-            AND m.${level.time} >= ${micros(a)} AND m.${level.time} < ${micros(b)}
-        ) m ON ${on("m")}`);
-      }
+      if (measured.length) out.push(`LEFT JOIN (${this.measured(series, a, b)}) m ON ${on("m")}`);
       if (record.length && interval !== "20s") {
         out.push(`LEFT JOIN (
           SELECT series_id, slot AS at, ${record.map((p) => p.key).join(", ")}
