@@ -319,14 +319,17 @@ function selectionRules(
   }
 }
 
+/** One parameter's key (a named type: the list is long). */
+const parameterKey = z.enum(EXPORT_PARAMETER_KEYS, { error: "validation.invalidChoice" })
+  .meta({ id: "ExportParameterKey" });
+
 /** What an export reads besides its period. */
 const contentShape = {
   feeders: z.array(feederId, { error: "validation.minItems" })
     .min(1, "validation.minItems")
     .max(EXPORT_LIMITS.maxFeeders, "validation.maxItems"),
-  parameters: z.array(z.enum(EXPORT_PARAMETER_KEYS, { error: "validation.invalidChoice" }), {
-    error: "validation.minItems",
-  }).min(1, "validation.minItems"),
+  parameters: z.array(parameterKey, { error: "validation.minItems" })
+    .min(1, "validation.minItems"),
   interval: z.enum(EXPORT_INTERVALS, { error: "validation.invalidChoice" }),
   format: z.enum(EXPORT_FORMATS, { error: "validation.invalidChoice" }).default("csv"),
   layout: z.enum(EXPORT_LAYOUTS, { error: "validation.invalidChoice" }).default("long"),
@@ -374,7 +377,7 @@ export const scheduleDto = z.object({
   name: z.string(),
   frequency: z.enum(SCHEDULE_FREQUENCIES),
   feeders: z.array(z.string()),
-  parameters: z.array(z.enum(EXPORT_PARAMETER_KEYS)),
+  parameters: z.array(parameterKey),
   interval: z.enum(EXPORT_INTERVALS),
   format: z.enum(EXPORT_FORMATS),
   layout: z.enum(EXPORT_LAYOUTS),
@@ -420,7 +423,7 @@ export const exportDto = z.object({
   file_name: z.string(),
   period: z.object({ from: z.string(), to: z.string() }),
   feeders: z.array(z.string()),
-  parameters: z.array(z.enum(EXPORT_PARAMETER_KEYS)),
+  parameters: z.array(parameterKey),
   interval: z.enum(EXPORT_INTERVALS),
   format: z.enum(EXPORT_FORMATS),
   layout: z.enum(EXPORT_LAYOUTS),

@@ -124,7 +124,9 @@ export async function stage(
       const a = first + k * step;
       const b = Math.min(first + (k + slotsPerChunk) * step, first + slots * step);
       const grid = `SELECT ts, timezone(${text(job.timezone)}, timezone('UTC', ts)) AS local
-        FROM generate_series(${micros(a)}, ${micros(b - step)}, INTERVAL ${step} MILLISECOND) s(ts)`;
+        FROM generate_series(${micros(a)}, ${
+        micros(b - step)
+      }, INTERVAL ${step} MILLISECOND) s(ts)`;
       const feeders = `SELECT * FROM ${alias}.feeders WHERE ${feederRange}`;
       const params = `(VALUES ${values}) p(param, neutral, parameter, unit)`;
       // Stored rows drive the chunk when one table holds every value: a scan joined to the
