@@ -105,9 +105,22 @@ export function exportPeriodIssue(from: string, to: string): string | null {
   return null;
 }
 
-/** GDE_<name>_<from>_<to> (UTC days, the last one included) with its extension. */
-export function exportFileName(name: string, from: string, to: string, ext: string): string {
-  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceAll("-", "");
+/** GDE_<name>_<from>-<to> (days of `timeZone`, the last one included) with its extension. */
+export function exportFileName(
+  name: string,
+  from: string,
+  to: string,
+  ext: string,
+  timeZone = "UTC",
+): string {
+  // The days of the customer's time zone: a local day's file is named after that one day.
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, dateStyle: "short" });
+  } catch {
+    format = new Intl.DateTimeFormat("en-CA", { timeZone: "UTC", dateStyle: "short" });
+  }
+  const day = (ms: number) => format.format(new Date(ms)).replaceAll("-", "");
   const safe = name.trim().replace(/\s+/g, "_");
   const a = parseExportInstant(from);
   const b = parseExportInstant(to) - 1;

@@ -38,6 +38,15 @@ Deno.test("exportFileName() is GDE_<name>_<first day>-<last day> with the extens
     exportFileName("Feeder loads", "2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z", "zip"),
     "GDE_Feeder_loads_20260301-20260331.zip",
   );
+  // A local day of Zurich (UTC+1) is named after that day, not the two UTC days it spans.
+  assert.equal(
+    exportFileName("day", "2026-03-27T23:00:00Z", "2026-03-28T23:00:00Z", "zip", "Europe/Zurich"),
+    "GDE_day_20260328-20260328.zip",
+  );
+  assert.equal(
+    exportFileName("day", "2026-03-27T23:00:00Z", "2026-03-28T23:00:00Z", "zip"),
+    "GDE_day_20260327-20260328.zip",
+  );
 });
 
 Deno.test("slotCount() counts the slots starting inside the period", () => {

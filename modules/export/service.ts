@@ -135,12 +135,13 @@ export class ExportService implements JobQueue<ExportJob> {
       });
     }
     const { from, to } = input.period;
+    const { timezone } = await this.#deps.customerFormat(customerKey);
     return {
       key: crypto.randomUUID(),
       customerKey,
       userId,
       name: input.file_name.trim(),
-      fileName: exportFileName(input.file_name, from, to, "zip"),
+      fileName: exportFileName(input.file_name, from, to, "zip", timezone),
       periodFrom: new Date(parseExportInstant(from)),
       periodTo: new Date(parseExportInstant(to)),
       feeders: [...new Set(input.feeders)],
