@@ -166,6 +166,8 @@ export const ERROR_CATALOGUE: readonly CatalogueEntry[] = Object.freeze([
   { key: "export.notFound", status: 404 },
   { key: "export.tooLarge", status: 422 }, // params: bytes, max
   { key: "export.notActive", status: 409 },
+  { key: "export.scheduleNotFound", status: 404 },
+  { key: "export.tooManySchedules", status: 409 }, // params: max
   { key: "export.notReady", status: 409 }, // params: status
   // Reasons an export failed (stored on the export, shown in the list).
   { key: "export.failed", status: 500 }, // params: detail

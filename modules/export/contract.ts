@@ -2,9 +2,22 @@
  * The data export contract (dem): the constants of spec 9 ("Data export"), the export statuses
  * of spec 4, the rules shared with the web form (name, period, the file name GDE_<name>_<period>,
  * the size estimate), the inputs of the export calls as zod schemas whose messages are
- * catalogue keys (the web form shows the same keys), and the answers. Pure: imports only zod.
+ * catalogue keys (the web form shows the same keys), and the answers; the parameters and the
+ * size estimate live in export_rules.ts (re-exported). Pure: imports only zod and that file.
  */
 import { z } from "zod";
+import {
+  EXPORT_FORMATS,
+  EXPORT_INTERVALS,
+  EXPORT_LAYOUTS,
+  EXPORT_PARAMETER_KEYS,
+  type ExportFormat,
+  type ExportInterval,
+  type ExportLayout,
+  exportParameter,
+} from "./export_rules.ts";
+
+export * from "./export_rules.ts";
 
 // ---- Rules and constants ------------------------------------------------------------------
 
@@ -23,31 +36,19 @@ export const EXPORT_LIMITS = Object.freeze({
   maxFeeders: 500,
   maxNameLength: 60,
   filePrefix: "GDE_",
+  /** Scheduled exports of one user. */
+  maxSchedulesPerUser: 20,
 });
 
-/** Estimation sizes per type (spec 9): bytes of one timestamp of one feeder for the type. */
-export const ESTIMATION_SIZES = Object.freeze({
-  current: 84,
-  voltage: 63,
-  power: 84,
-  energy: 168,
-  frequency: 6,
-  other: 23,
-  temperature: 6,
-});
-export type EstimationType = keyof typeof ESTIMATION_SIZES;
-
-export const EXPORT_INTERVALS = ["20s", "10min", "1h", "1d"] as const;
-export type ExportInterval = (typeof EXPORT_INTERVALS)[number];
-export const INTERVAL_MS: Readonly<Record<ExportInterval, number>> = {
-  "20s": 20_000,
-  "10min": 600_000,
-  "1h": 3_600_000,
-  "1d": DAY_MS,
+/** Scheduled exports: each run exports the previous day, week (Monday on) or month. */
+export const SCHEDULE_FREQUENCIES = ["DAILY", "WEEKLY", "MONTHLY"] as const;
+export type ScheduleFrequency = (typeof SCHEDULE_FREQUENCIES)[number];
+/** The longest period of a run (a schedule's size is estimated on it). */
+export const LONGEST_PERIOD_DAYS: Readonly<Record<ScheduleFrequency, number>> = {
+  DAILY: 1,
+  WEEKLY: 7,
+  MONTHLY: 31,
 };
-
-export const EXPORT_FORMATS = ["csv", "parquet", "duckdb"] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Flat, or folders per station / node / feeder / month (each level inside the previous). */
 export const STRUCTURES = ["flat", "station", "node", "feeder", "month"] as const;
@@ -69,34 +70,6 @@ export type ExportStatus = (typeof EXPORT_STATUSES)[number];
 export const DOWNLOADABLE: readonly ExportStatus[] = ["FINISHED", "DOWNLOADED"];
 /** Statuses of an export that is not over yet (cancel applies). */
 export const ACTIVE: readonly ExportStatus[] = ["QUEUED", "IN_PROGRESS"];
-
-/** One exportable parameter: its column at the 20-s level and in the aggregates. */
-export interface ExportParameter {
-  key: string;
-  unit: string;
-  type: EstimationType;
-  raw: string;
-  aggregate: string;
-  /** Whether the neutral conductor carries it. */
-  neutral: boolean;
-}
-
-export const EXPORT_PARAMETERS: readonly ExportParameter[] = Object.freeze([
-  { key: "u", unit: "V", type: "voltage", raw: "u", aggregate: "u_rms", neutral: false },
-  { key: "i", unit: "A", type: "current", raw: "i", aggregate: "i_rms", neutral: true },
-  { key: "p", unit: "kW", type: "power", raw: "p", aggregate: "p_mean", neutral: false },
-  { key: "q", unit: "kvar", type: "power", raw: "q", aggregate: "q_mean", neutral: false },
-  { key: "pf", unit: "", type: "other", raw: "pf", aggregate: "pf_mean", neutral: false },
-  { key: "thd_u", unit: "%", type: "other", raw: "thd_u", aggregate: "thd_u", neutral: false },
-  { key: "thd_i", unit: "%", type: "other", raw: "thd_i", aggregate: "thd_i", neutral: false },
-  { key: "f", unit: "Hz", type: "frequency", raw: "f", aggregate: "f_mean", neutral: false },
-]);
-export const EXPORT_PARAMETER_KEYS = ["u", "i", "p", "q", "pf", "thd_u", "thd_i", "f"] as const;
-export type ExportParameterKey = (typeof EXPORT_PARAMETER_KEYS)[number];
-
-export function exportParameter(key: string): ExportParameter | undefined {
-  return EXPORT_PARAMETERS.find((p) => p.key === key);
-}
 
 /** Characters not allowed in names (spec 5), and control characters. */
 // deno-lint-ignore no-control-regex
@@ -132,76 +105,26 @@ export function exportPeriodIssue(from: string, to: string): string | null {
   return null;
 }
 
-/** GDE_<name>_<from>_<to> (UTC days, the last one included) with its extension. */
-export function exportFileName(name: string, from: string, to: string, ext: string): string {
-  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10).replaceAll("-", "");
+/** GDE_<name>_<from>-<to> (days of `timeZone`, the last one included) with its extension. */
+export function exportFileName(
+  name: string,
+  from: string,
+  to: string,
+  ext: string,
+  timeZone = "UTC",
+): string {
+  // The days of the customer's time zone: a local day's file is named after that one day.
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, dateStyle: "short" });
+  } catch {
+    format = new Intl.DateTimeFormat("en-CA", { timeZone: "UTC", dateStyle: "short" });
+  }
+  const day = (ms: number) => format.format(new Date(ms)).replaceAll("-", "");
   const safe = name.trim().replace(/\s+/g, "_");
   const a = parseExportInstant(from);
   const b = parseExportInstant(to) - 1;
   return `${EXPORT_LIMITS.filePrefix}${safe}_${day(a)}-${day(b)}.${ext}`;
-}
-
-/** The slots of a period at an interval: every slot whose start lies in [from, to). */
-export function slotCount(fromMs: number, toMs: number, interval: ExportInterval): number {
-  const step = INTERVAL_MS[interval];
-  const start = Math.ceil(fromMs / step) * step;
-  return Math.max(0, Math.ceil((toMs - start) / step));
-}
-
-/** A feeder of an estimate: whether it has a neutral probe, and the bytes of its names. */
-export interface EstimatedFeeder {
-  hasNeutral: boolean;
-  /** Characters of station, node and feeder names in a CSV row. */
-  nameBytes: number;
-}
-
-/**
- * Bytes per CSV row besides the names and the value: two timestamps (19 characters each),
- * phase, parameter, unit, quality flag and ten separators.
- */
-const CSV_ROW_FIXED = 19 + 19 + 2 + 4 + 3 + 7 + 10;
-/**
- * The spec's sizes are bytes of one timestamp of one feeder for a type; a long-layout row holds
- * one value: the size split over the values of the type (three phases, or four with N for
- * current), plus the other columns.
- */
-const VALUES_PER_TYPE: Readonly<Record<EstimationType, number>> = {
-  current: 8,
-  voltage: 6,
-  power: 8,
-  energy: 8,
-  frequency: 1,
-  other: 2,
-  temperature: 1,
-};
-/** Size of a Parquet or DuckDB file relative to the CSV (typed columns, zstd, dictionaries). */
-const FORMAT_FACTOR: Readonly<Record<ExportFormat, number>> = {
-  csv: 1,
-  parquet: 0.12,
-  duckdb: 0.2,
-};
-
-/** Rows and estimated bytes of an export. */
-export function estimateExport(
-  feeders: readonly EstimatedFeeder[],
-  parameters: readonly string[],
-  slots: number,
-  format: ExportFormat,
-): { rows: number; bytes: number } {
-  let rows = 0;
-  let bytes = 0;
-  for (const feeder of feeders) {
-    for (const key of parameters) {
-      const p = exportParameter(key);
-      if (!p) continue;
-      const phases = p.neutral && feeder.hasNeutral ? 4 : 3;
-      const n = slots * phases;
-      const value = ESTIMATION_SIZES[p.type] / VALUES_PER_TYPE[p.type];
-      rows += n;
-      bytes += n * (CSV_ROW_FIXED + feeder.nameBytes + value);
-    }
-  }
-  return { rows, bytes: Math.round(bytes * FORMAT_FACTOR[format]) };
 }
 
 // ---- Inputs and answers -------------------------------------------------------------------
@@ -215,42 +138,110 @@ export const exportPeriod = z.object({ from: instant, to: instant }).superRefine
   if (key) ctx.addIssue({ code: "custom", path: ["to"], message: key });
 });
 
-/** What an export reads (the estimate's input, the start of an export's). */
-export const exportSelection = z.object({
-  period: exportPeriod,
-  feeders: z.array(feederId, { error: "validation.minItems" })
-    .min(1, "validation.minItems")
-    .max(EXPORT_LIMITS.maxFeeders, "validation.maxItems"),
-  parameters: z.array(z.enum(EXPORT_PARAMETER_KEYS, { error: "validation.invalidChoice" }), {
-    error: "validation.minItems",
-  }).min(1, "validation.minItems"),
-  interval: z.enum(EXPORT_INTERVALS, { error: "validation.invalidChoice" }),
-  format: z.enum(EXPORT_FORMATS, { error: "validation.invalidChoice" }).default("csv"),
-});
-export type ExportSelection = z.output<typeof exportSelection>;
-/** `POST /dem/exports/estimate`. */
-export const estimateInput = exportSelection.meta({ id: "ExportEstimateInput" });
-
-/** `POST /dem/exports`: a selection, the file's name, its format and directory structure. */
-export const createExportInput = exportSelection.extend({
-  file_name: z.string({ error: "validation.required" }).superRefine((name, ctx) => {
-    const issue = exportNameIssue(name);
-    if (issue) ctx.addIssue({ code: "custom", message: issue.key, params: issue.params });
-  }),
-  directory_structure: z.enum(STRUCTURES, { error: "validation.invalidChoice" }).default("flat"),
-}).superRefine((input, ctx) => {
-  // A DuckDB file is one database: its tables are the structure.
-  if (input.format === "duckdb" && input.directory_structure !== "flat") {
+/** The rules between the fields of a selection (the form shows the same keys). */
+function selectionRules(
+  input: {
+    parameters: readonly string[];
+    interval: ExportInterval;
+    format: ExportFormat;
+    layout: ExportLayout;
+    directory_structure?: DirectoryStructure;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  // The PQ record is a 10-minute value: no 20-s value of it exists.
+  if (input.interval === "20s" && input.parameters.some((p) => exportParameter(p)?.pq)) {
+    ctx.addIssue({ code: "custom", path: ["parameters"], message: "export.pqNotAt20s" });
+  }
+  // A DuckDB file is one database: its tables are the structure, its layout the long one.
+  if (input.format === "duckdb" && input.layout !== "long") {
+    ctx.addIssue({ code: "custom", path: ["layout"], message: "export.layoutNotForDuckdb" });
+  }
+  if (input.format === "duckdb" && (input.directory_structure ?? "flat") !== "flat") {
     ctx.addIssue({
       code: "custom",
       path: ["directory_structure"],
       message: "export.structureNotForDuckdb",
     });
   }
-}).meta({ id: "CreateExportInput" });
+}
+
+/** One parameter's key (a named type: the list is long). */
+const parameterKey = z.enum(EXPORT_PARAMETER_KEYS, { error: "validation.invalidChoice" })
+  .meta({ id: "ExportParameterKey" });
+
+/** What an export reads besides its period. */
+const contentShape = {
+  feeders: z.array(feederId, { error: "validation.minItems" })
+    .min(1, "validation.minItems")
+    .max(EXPORT_LIMITS.maxFeeders, "validation.maxItems"),
+  parameters: z.array(parameterKey, { error: "validation.minItems" })
+    .min(1, "validation.minItems"),
+  interval: z.enum(EXPORT_INTERVALS, { error: "validation.invalidChoice" }),
+  format: z.enum(EXPORT_FORMATS, { error: "validation.invalidChoice" }).default("csv"),
+  layout: z.enum(EXPORT_LAYOUTS, { error: "validation.invalidChoice" }).default("long"),
+};
+
+/** The file's name and directory structure (an export's, a schedule's). */
+const fileShape = {
+  file_name: z.string({ error: "validation.required" }).superRefine((name, ctx) => {
+    const issue = exportNameIssue(name);
+    if (issue) ctx.addIssue({ code: "custom", message: issue.key, params: issue.params });
+  }),
+  directory_structure: z.enum(STRUCTURES, { error: "validation.invalidChoice" }).default("flat"),
+};
+
+/** What an export reads (the estimate's input, the start of an export's). */
+export const exportSelection = z.object({ period: exportPeriod, ...contentShape })
+  .superRefine(selectionRules);
+export type ExportSelection = z.output<typeof exportSelection>;
+/** `POST /dem/exports/estimate`. */
+export const estimateInput = exportSelection.meta({ id: "ExportEstimateInput" });
+
+/** `POST /dem/exports`: a selection, the file's name, its format and directory structure. */
+export const createExportInput = z.object({ period: exportPeriod, ...contentShape, ...fileShape })
+  .superRefine(selectionRules).meta({ id: "CreateExportInput" });
 export type CreateExportInput = z.output<typeof createExportInput>;
 /** What the web sends to start an export. */
 export type CreateExportBody = z.input<typeof createExportInput>;
+
+/**
+ * `POST /dem/schedules`, `PUT /dem/schedules/{key}`: the selection without its period (each run
+ * exports the previous day, week or month in the customer's time zone), paused when not active.
+ */
+export const scheduleInput = z.object({
+  ...contentShape,
+  ...fileShape,
+  frequency: z.enum(SCHEDULE_FREQUENCIES, { error: "validation.invalidChoice" }),
+  active: z.boolean().default(true),
+}).superRefine(selectionRules).meta({ id: "ExportScheduleInput" });
+export type ScheduleInput = z.output<typeof scheduleInput>;
+export type ScheduleBody = z.input<typeof scheduleInput>;
+
+/** One scheduled export of the user. */
+export const scheduleDto = z.object({
+  key: z.string(),
+  name: z.string(),
+  frequency: z.enum(SCHEDULE_FREQUENCIES),
+  feeders: z.array(z.string()),
+  parameters: z.array(parameterKey),
+  interval: z.enum(EXPORT_INTERVALS),
+  format: z.enum(EXPORT_FORMATS),
+  layout: z.enum(EXPORT_LAYOUTS),
+  directory_structure: z.enum(STRUCTURES),
+  active: z.boolean(),
+  /** When the next run starts (the end of its period plus a delay for the aggregates). */
+  next_run_at: z.string(),
+  last_run_at: z.string().nullable(),
+  /** The export of the last run. */
+  last_export_key: z.string().nullable(),
+  runs: z.number(),
+  created_at: z.string(),
+}).meta({ id: "ExportScheduleDto" });
+export type ScheduleDto = z.output<typeof scheduleDto>;
+export const schedulesDto = z.object({ items: z.array(scheduleDto) })
+  .meta({ id: "ExportSchedulesDto" });
+export type SchedulesDto = z.output<typeof schedulesDto>;
 
 /** `GET /dem/exports?page=&size=`. */
 export const exportPageQuery = z.object({
@@ -279,10 +270,13 @@ export const exportDto = z.object({
   file_name: z.string(),
   period: z.object({ from: z.string(), to: z.string() }),
   feeders: z.array(z.string()),
-  parameters: z.array(z.enum(EXPORT_PARAMETER_KEYS)),
+  parameters: z.array(parameterKey),
   interval: z.enum(EXPORT_INTERVALS),
   format: z.enum(EXPORT_FORMATS),
+  layout: z.enum(EXPORT_LAYOUTS),
   directory_structure: z.enum(STRUCTURES),
+  /** The schedule whose run this export is (null: started by hand). */
+  schedule_key: z.string().nullable(),
   status: z.enum(EXPORT_STATUSES),
   progress: z.object({
     rows_done: z.number(),

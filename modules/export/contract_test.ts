@@ -6,6 +6,8 @@ import {
   exportFileName,
   exportNameIssue,
   exportPeriodIssue,
+  PQ_PARAMETER_KEYS,
+  scheduleInput,
   slotCount,
 } from "./contract.ts";
 
@@ -35,6 +37,15 @@ Deno.test("exportFileName() is GDE_<name>_<first day>-<last day> with the extens
   assert.equal(
     exportFileName("Feeder loads", "2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z", "zip"),
     "GDE_Feeder_loads_20260301-20260331.zip",
+  );
+  // A local day of Zurich (UTC+1) is named after that day, not the two UTC days it spans.
+  assert.equal(
+    exportFileName("day", "2026-03-27T23:00:00Z", "2026-03-28T23:00:00Z", "zip", "Europe/Zurich"),
+    "GDE_day_20260328-20260328.zip",
+  );
+  assert.equal(
+    exportFileName("day", "2026-03-27T23:00:00Z", "2026-03-28T23:00:00Z", "zip"),
+    "GDE_day_20260327-20260328.zip",
   );
 });
 
@@ -79,4 +90,69 @@ Deno.test("createExportInput refuses a directory structure for a DuckDB file", (
       .success,
     false,
   );
+});
+
+Deno.test("PQ quantities are 10-minute records: refused at 20 s, accepted at 10 min and coarser", () => {
+  const base = {
+    period: { from: "2026-03-01T00:00:00Z", to: "2026-03-02T00:00:00Z" },
+    feeders: ["f1"],
+    parameters: ["u", "pst", "h5"],
+    file_name: "pq",
+  };
+  assert.equal(PQ_PARAMETER_KEYS.length, 27, "unbalance, Pst, Plt and harmonics 2-25");
+  const at20s = createExportInput.safeParse({ ...base, interval: "20s" });
+  assert.deepEqual(
+    at20s.error?.issues.map((i) => `${i.path.join(".")}:${i.message}`),
+    ["parameters:export.pqNotAt20s"],
+  );
+  for (const interval of ["10min", "1h", "1d"]) {
+    assert.ok(createExportInput.safeParse({ ...base, interval }).success, interval);
+  }
+  assert.ok(!createExportInput.safeParse({ ...base, interval: "1h", parameters: ["h26"] }).success);
+});
+
+Deno.test("the wide layout is for CSV and Parquet; its estimate counts a row per time and phase", () => {
+  const wide = {
+    period: { from: "2026-03-01T00:00:00Z", to: "2026-03-02T00:00:00Z" },
+    feeders: ["f1"],
+    parameters: ["u", "i"],
+    interval: "10min",
+    file_name: "w",
+    layout: "wide",
+  };
+  assert.ok(createExportInput.safeParse(wide).success);
+  assert.deepEqual(
+    createExportInput.safeParse({ ...wide, format: "duckdb" }).error?.issues.map((i) => i.message),
+    ["export.layoutNotForDuckdb"],
+  );
+  const feeders = [{ hasNeutral: true, nameBytes: 20 }];
+  const long = estimateExport(feeders, ["u", "i"], 144, "csv", "long");
+  const rows = estimateExport(feeders, ["u", "i"], 144, "csv", "wide");
+  assert.equal(long.rows, 144 * 7);
+  assert.equal(rows.rows, 144 * 4, "L1, L2, L3 and N (current)");
+  assert.ok(rows.bytes < long.bytes / 1.5, "names and times once per row");
+});
+
+Deno.test("scheduleInput takes a selection without a period and a frequency", () => {
+  const ok = scheduleInput.parse({
+    feeders: ["f1"],
+    parameters: ["u"],
+    interval: "1h",
+    file_name: "daily loads",
+    frequency: "DAILY",
+  });
+  assert.equal(ok.active, true);
+  assert.equal(ok.layout, "long");
+  const bad = scheduleInput.safeParse({
+    feeders: [],
+    parameters: ["u"],
+    interval: "1h",
+    file_name: "",
+    frequency: "HOURLY",
+  });
+  assert.deepEqual(bad.error?.issues.map((i) => i.path.join(".")).sort(), [
+    "feeders",
+    "file_name",
+    "frequency",
+  ]);
 });

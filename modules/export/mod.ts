@@ -18,9 +18,10 @@ import { ExportRepository } from "./repository.ts";
 import { DownloadLinks } from "./download_link.ts";
 import { exportLinkRoutes, exportRoutes } from "./routes.ts";
 import { type CustomerFormat, type ExportJob, ExportService } from "./service.ts";
+import { ScheduleService } from "./schedules.ts";
 
 export type { ExportEnded } from "./events.ts";
-export type { ExportDto, ExportPageDto } from "./contract.ts";
+export type { ExportDto, ExportPageDto, ScheduleDto, SchedulesDto } from "./contract.ts";
 export { ExportService } from "./service.ts";
 
 /** What data export needs from the composition root. */
@@ -36,12 +37,17 @@ export interface ExportDeps extends ExportFeederDeps {
   concurrency?: number;
   /** How often expired files are looked for (default hourly). */
   retentionEveryMs?: number;
+  /** How often due scheduled exports are looked for (default every minute). */
+  scheduleEveryMs?: number;
 }
 
 /** The module assembled: its routes, the service and the runner (tests drive them). */
 export interface ExportModule extends PlatformModule {
   service: ExportService;
   runner: JobRunner<ExportJob>;
+  schedules: ScheduleService;
+  /** Another instance on the same stores, as a restarted process builds it (tests). */
+  restarted(): ExportModule;
 }
 
 /** Builds the /dem routes; `start()` recovers interrupted exports and runs the queue. */
@@ -62,15 +68,26 @@ export function exportModule(deps: ExportDeps): ExportModule {
     logger,
   });
   service.runner = runner;
-  const links = new DownloadLinks();
+  const schedules = new ScheduleService({
+    db: deps.db,
+    exports: service,
+    logger,
+    customerFormat: deps.customerFormat,
+  });
+  const links = new DownloadLinks(deps.db);
   let timer: ReturnType<typeof setInterval> | undefined;
+  let scheduler: ReturnType<typeof setInterval> | undefined;
   const purge = () =>
     service.purge().catch((error) => logger.error("Export retention failed", { error }));
+  const tick = () =>
+    schedules.tick().catch((error) => logger.error("Scheduled exports failed", { error }));
   return {
     name: "export",
     service,
     runner,
-    api: [{ prefix: "/dem", routes: exportRoutes(service, links) }],
+    schedules,
+    restarted: () => exportModule(deps),
+    api: [{ prefix: "/dem", routes: exportRoutes(service, links, schedules) }],
     // The signed download links carry their own proof (the browser navigates to them).
     public: [{ prefix: "/dem", routes: exportLinkRoutes(service, links) }],
     async start() {
@@ -78,9 +95,13 @@ export function exportModule(deps: ExportDeps): ExportModule {
       await runner.start();
       await purge();
       timer = setInterval(() => void purge(), deps.retentionEveryMs ?? 3_600_000);
+      // Runs due while the platform was down are made now, each once.
+      await tick();
+      scheduler = setInterval(() => void tick(), deps.scheduleEveryMs ?? 60_000);
     },
     async close() {
       clearInterval(timer);
+      clearInterval(scheduler);
       await runner.close();
     },
   };

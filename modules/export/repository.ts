@@ -22,7 +22,9 @@ export function exportDto(row: ExportRow): ExportDto {
     parameters: row.parameters as ExportDto["parameters"],
     interval: row.interval as ExportDto["interval"],
     format: row.format as ExportDto["format"],
+    layout: row.layout as ExportDto["layout"],
     directory_structure: row.directoryStructure as ExportDto["directory_structure"],
+    schedule_key: row.scheduleKey,
     status: row.status as ExportStatus,
     progress: {
       rows_done: row.rowsDone,

@@ -16,7 +16,11 @@ import {
   exportUsageDto,
   linkDto,
   linkQuery,
+  scheduleDto,
+  scheduleInput,
+  schedulesDto,
 } from "./contract.ts";
+import type { ScheduleService } from "./schedules.ts";
 import { DownloadLinks } from "./download_link.ts";
 import type { ExportService } from "./service.ts";
 
@@ -57,7 +61,11 @@ export function exportLinkRoutes(service: ExportService, links: DownloadLinks): 
 }
 
 /** Routes mounted at /dem (behind authentication). */
-export function exportRoutes(service: ExportService, links: DownloadLinks): Hono<AppEnv> {
+export function exportRoutes(
+  service: ExportService,
+  links: DownloadLinks,
+  schedules: ScheduleService,
+): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use("*", requireApp(APP));
   const who = (c: { get(k: "tenant"): { key: string }; get(k: "principal"): { userId: string } }) =>
@@ -126,6 +134,41 @@ export function exportRoutes(service: ExportService, links: DownloadLinks): Hono
       doc({ summary: "Deletes an export and its file", status: 204 }),
       async (c) => {
         await service.delete(...who(c), c.req.param("key"));
+        return c.body(null, 204);
+      },
+    )
+    .get(
+      "/schedules",
+      doc({ summary: "The user's scheduled exports", answer: schedulesDto }),
+      async (c) => c.json(await schedules.list(...who(c))),
+    )
+    .post(
+      "/schedules",
+      validate("json", scheduleInput),
+      doc({
+        summary: "Schedules an export daily, weekly or monthly",
+        answer: scheduleDto,
+        status: 201,
+      }),
+      async (c) => c.json(await schedules.create(...who(c), c.req.valid("json")), 201),
+    )
+    .get(
+      "/schedules/:key",
+      doc({ summary: "One scheduled export: its selection and next run", answer: scheduleDto }),
+      async (c) => c.json(await schedules.get(...who(c), c.req.param("key"))),
+    )
+    .put(
+      "/schedules/:key",
+      validate("json", scheduleInput),
+      doc({ summary: "Changes a scheduled export (or pauses it)", answer: scheduleDto }),
+      async (c) =>
+        c.json(await schedules.update(...who(c), c.req.param("key"), c.req.valid("json"))),
+    )
+    .delete(
+      "/schedules/:key",
+      doc({ summary: "Deletes a scheduled export (its files stay)", status: 204 }),
+      async (c) => {
+        await schedules.delete(...who(c), c.req.param("key"));
         return c.body(null, 204);
       },
     );

@@ -31,7 +31,10 @@ import {
 import type { ExportEnded } from "./events.ts";
 import type { ExportFeederDirectory } from "./feeders.ts";
 import { exportDto, ExportRepository } from "./repository.ts";
-import type { ExportRow } from "./schema.ts";
+import type { ExportRow, exports } from "./schema.ts";
+
+/** A row of the exports table to insert. */
+export type NewExport = typeof exports.$inferInsert & { key: string };
 import { writeExport } from "./writer.ts";
 
 /** The customer's settings an export uses. */
@@ -97,6 +100,7 @@ export class ExportService implements JobQueue<ExportJob> {
       selection.parameters,
       slots,
       selection.format,
+      selection.layout,
     );
     return {
       rows,
@@ -107,6 +111,22 @@ export class ExportService implements JobQueue<ExportJob> {
   }
 
   async create(customerKey: string, userId: string, input: CreateExportInput) {
+    const row = await this.newExport(customerKey, userId, input);
+    await this.#repo.insert(row);
+    this.#deps.runner?.wake();
+    return { key: row.key };
+  }
+
+  /**
+   * The row of a new queued export (not stored): refused over the size limit; a run of a
+   * schedule names its schedule (one export per schedule and period).
+   */
+  async newExport(
+    customerKey: string,
+    userId: string,
+    input: CreateExportInput,
+    scheduleKey: string | null = null,
+  ): Promise<NewExport> {
     const estimate = await this.estimate(customerKey, input);
     if (estimate.too_large) {
       throw new AppError("export.tooLarge", {
@@ -114,27 +134,37 @@ export class ExportService implements JobQueue<ExportJob> {
         max: EXPORT_LIMITS.maxBytes,
       });
     }
-    const key = crypto.randomUUID();
     const { from, to } = input.period;
-    await this.#repo.insert({
-      key,
+    const { timezone } = await this.#deps.customerFormat(customerKey);
+    return {
+      key: crypto.randomUUID(),
       customerKey,
       userId,
       name: input.file_name.trim(),
-      fileName: exportFileName(input.file_name, from, to, "zip"),
+      fileName: exportFileName(input.file_name, from, to, "zip", timezone),
       periodFrom: new Date(parseExportInstant(from)),
       periodTo: new Date(parseExportInstant(to)),
       feeders: [...new Set(input.feeders)],
       parameters: input.parameters,
       interval: input.interval,
       format: input.format,
+      layout: input.layout,
       directoryStructure: input.directory_structure,
+      scheduleKey,
       status: "QUEUED",
       rowsTotal: estimate.rows,
       estimatedBytes: estimate.estimated_bytes,
-    });
+    };
+  }
+
+  /** Polls the queue now (a schedule queued a run). */
+  wake(): void {
     this.#deps.runner?.wake();
-    return { key };
+  }
+
+  /** Notifies the user of an export that ended without a file (a scheduled run refused). */
+  announceFailed(row: ExportRow): Promise<void> {
+    return this.#announce(row, "FAILED");
   }
 
   async page(customerKey: string, userId: string, q: ExportPageQuery): Promise<ExportPageDto> {
@@ -223,6 +253,7 @@ export class ExportService implements JobQueue<ExportJob> {
         interval: row.interval as ExportDto["interval"],
         parameters: row.parameters,
         format: row.format as ExportDto["format"],
+        layout: row.layout as ExportDto["layout"],
         structure: row.directoryStructure as ExportDto["directory_structure"],
         timezone: format.timezone,
         ...csvMarks(format.numberFormat),

@@ -4,15 +4,23 @@
  * module's writer (stage chunk by chunk, COPY, zip), against the engine limit measured in the
  * same run on the same file: one `COPY (SELECT ... FROM raw_measurements) TO ... parquet` of the
  * same rows without names, gaps or zip. Peak extra memory is the process RSS above the level
- * before the export (DuckDB's buffers included), sampled every 50 ms.
+ * before the export (DuckDB's buffers included), sampled every 50 ms. Meanwhile an ingestion
+ * connection appends a batch every second through core's chunk writer (the appender of
+ * `raw_measurements` in one transaction, as a group commit writes it): the p50 and p99 batch
+ * latency during the export against the same batches without an export.
  *
- *   npx deno run -A scripts/bench/export.ts [--feeders=100] [--days=30]
+ *   npx deno run -A scripts/bench/export.ts [--feeders=100] [--days=30] [--batch-cells=500]
  */
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { DDL } from "../../core/ingest/schema.ts";
+import { appendRows } from "../../core/ingest/chunk_writer.ts";
+import type { MeasurementRow } from "../../core/ingest/validate.ts";
+import { allocateColumns, generateColumns, WINDOW_MS } from "../../core/simulator/mod.ts";
+import { summarize } from "./lib/stats.ts";
+import { lvgridCell, rowsByCell, SEED } from "./lib/workload.ts";
 import { type ExportFeeder, writeExport } from "../../modules/export/writer.ts";
 
 const arg = (name: string, fallback: number) =>
@@ -21,6 +29,22 @@ const FEEDERS = arg("feeders", 100);
 const DAYS = arg("days", 30);
 const START = Date.UTC(2026, 0, 1);
 const END = START + DAYS * 86_400_000;
+const BATCH_CELLS = arg("batch-cells", 500);
+
+/** One ingestion batch of `cells` cells (24 rows each) after the exported period. */
+function batch(cells: ReturnType<typeof lvgridCell>[], window: number) {
+  const cols = allocateColumns(cells.length * 24);
+  const count = generateColumns(cells, END + window * WINDOW_MS, SEED, cols);
+  const rows: MeasurementRow[] = [];
+  const ids: number[] = [];
+  for (const [cell, list] of rowsByCell(cols, count)) {
+    for (const row of list) {
+      rows.push(row);
+      ids.push(1_000_000 + cell * 24 + (row.feeder - 1) * 4 + row.phase);
+    }
+  }
+  return { rows, ids, indexes: rows.map((_, k) => k) };
+}
 
 const dir = await mkdtemp(join(tmpdir(), "gw-bench-export-"));
 const instance = await DuckDBInstance.create(join(dir, "timeseries.duckdb"), {
@@ -39,6 +63,35 @@ try {
     (await connection.runAndReadAll("SELECT count(*) FROM raw_measurements")).getRows()[0]![0],
   );
   await connection.run("CHECKPOINT");
+
+  // Ingestion: a batch a second on its own connection, timed from BEGIN to COMMIT.
+  const ingest = await instance.connect();
+  const cells = Array.from({ length: BATCH_CELLS }, (_, k) => lvgridCell(k));
+  let window = 0;
+  const ingestFor = (until: () => boolean) => {
+    const latencies: number[] = [];
+    const done = (async () => {
+      while (!until()) {
+        const next = performance.now() + 1000;
+        const b = batch(cells, ++window);
+        const t = performance.now();
+        await ingest.run("BEGIN TRANSACTION");
+        const appender = await ingest.createAppender("raw_measurements");
+        appendRows(appender, b.ids, b.rows, b.indexes);
+        appender.flushSync();
+        appender.closeSync();
+        await ingest.run("COMMIT");
+        latencies.push(performance.now() - t);
+        await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
+      }
+    })();
+    return { latencies, done };
+  };
+  let quietEnd = false;
+  const quiet = ingestFor(() => quietEnd);
+  await new Promise((r) => setTimeout(r, 10_000));
+  quietEnd = true;
+  await quiet.done;
 
   const peak = () => {
     const base = Deno.memoryUsage().rss;
@@ -66,6 +119,8 @@ try {
     station_name: `TS Station ${Math.floor(f / 30)}`,
     series: [f * 3, f * 3 + 1, f * 3 + 2, undefined],
   }));
+  let exporting = true;
+  const during = ingestFor(() => !exporting);
   stop = peak();
   t0 = performance.now();
   const stages: Record<string, number> = {};
@@ -81,6 +136,7 @@ try {
       interval: "20s",
       parameters: ["u"],
       format: "parquet",
+      layout: "long",
       structure: "flat",
       timezone: "Europe/Zurich",
       separator: ",",
@@ -103,6 +159,13 @@ try {
   stages[lastStage] = Math.round(performance.now() - lastAt);
   const exportMs = performance.now() - t0;
   const exportMb = stop();
+  exporting = false;
+  await during.done;
+  ingest.closeSync();
+  const ms = (xs: number[]) => {
+    const s = summarize(xs);
+    return { batches: xs.length, p50_ms: Math.round(s.p50), p99_ms: Math.round(s.p99) };
+  };
 
   const rate = (ms: number) => Math.round(rows / (ms / 1000));
   console.log(JSON.stringify(
@@ -122,6 +185,11 @@ try {
         stages_ms: stages,
       },
       ratio_to_engine_limit: Math.round((baseMs / exportMs) * 100) / 100,
+      ingestion: {
+        rows_per_batch: BATCH_CELLS * 24,
+        without_export: ms(quiet.latencies),
+        during_export: ms(during.latencies),
+      },
     },
     null,
     2,

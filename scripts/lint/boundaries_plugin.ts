@@ -132,6 +132,7 @@ export const WEB_RULE_FILES: readonly string[] = [
   "modules/customers/countries.ts",
   "modules/grid/structure/validation.ts",
   "modules/grid/cells/onboarding_rules.ts",
+  "modules/export/export_rules.ts",
 ];
 
 /** A room's part of its module's contract (`modules/grid/cells/contract.ts`). */

@@ -79,3 +79,48 @@ test("an analyst exports a station's feeders, is notified and downloads the file
   await expect(row.getByTestId("export-status")).toHaveText("Downloaded", { timeout: 35_000 });
   await shot(page, "data-export-list");
 });
+
+test("an analyst schedules a daily wide CSV of PQ values, pauses it and deletes it", async ({ page }) => {
+  test.setTimeout(120_000);
+  await login(page, ACCOUNTS.user, "/data-export");
+  const form = page.getByRole("form", { name: "New export" });
+  const schedules = page.getByRole("region", { name: "Scheduled exports" });
+  await expect(schedules.getByText(/No scheduled exports/)).toBeVisible();
+
+  await form.getByRole("radiogroup", { name: "Repeat" }).getByRole("radio", { name: "Daily" })
+    .click();
+  // A schedule has no period of its own: the inputs give way to what each run exports.
+  await expect(form.getByLabel("From")).toHaveCount(0);
+  await expect(form.getByText(/a file of the previous day/)).toBeVisible();
+  await form.getByLabel("File name").fill("daily pq");
+  await form.getByLabel("Search station group, LV group, node or feeder").fill("Seeblick");
+  await form.getByRole("group", { name: "Feeders" }).getByRole("checkbox", { name: /^TS Seeblick/ })
+    .first().check();
+  // PQ values are 10-minute records: refused at 20 s, as the server would.
+  const interval = form.getByRole("radiogroup", { name: "Interval" });
+  await interval.getByRole("radio", { name: "20 s" }).click();
+  await form.getByRole("group", { name: "Power-quality parameters" })
+    .getByRole("checkbox", { name: /^Pst/ }).check();
+  await form.getByRole("button", { name: "Schedule export" }).click();
+  await expect(form.getByText(/Power-quality values .* are 10-minute records/)).toBeVisible();
+  await interval.getByRole("radio", { name: "10 min" }).click();
+  await form.getByRole("radiogroup", { name: "Layout" }).getByRole("radio", { name: "Wide" })
+    .click();
+  await expect(page.getByTestId("export-estimate")).toContainText("Estimated size of one run:");
+  await shot(page, "data-export-schedule-form");
+  await form.getByRole("button", { name: "Schedule export" }).click();
+  await expect(form.getByText("The export is scheduled.", { exact: false })).toBeVisible();
+
+  const row = schedules.getByRole("row").filter({ hasText: "daily pq" });
+  await expect(row).toBeVisible();
+  await expect(row.getByTestId("schedule-frequency")).toHaveText("Daily");
+  await expect(row).toContainText(/Wide/);
+  await shot(page, "data-export-schedules");
+  await row.getByRole("button", { name: "Pause" }).click();
+  await expect(row.getByTestId("schedule-frequency")).toHaveText("Paused");
+  await row.getByRole("button", { name: "Resume" }).click();
+  await expect(row.getByTestId("schedule-frequency")).toHaveText("Daily");
+  await row.getByRole("button", { name: "Delete schedule" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Yes, delete it" }).click();
+  await expect(schedules.getByText(/No scheduled exports/)).toBeVisible();
+});

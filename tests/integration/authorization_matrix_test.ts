@@ -99,6 +99,7 @@ const EXPORT_SELECTION = {
   interval: "1h",
   format: "csv",
 };
+const { period: _, ...SCHEDULE } = { ...EXPORT_SELECTION, file_name: "Matrix" };
 
 /**
  * API clients (docs/external-api.md): admins of hes:api-clients (admin, super-admin, the other
@@ -271,6 +272,11 @@ const EXPECTED: Record<string, Rule> = {
   "POST /dem/exports/:key/link": dataExport(404),
   "POST /dem/exports/:key/cancel": dataExport(404),
   "DELETE /dem/exports/:key": dataExport(404),
+  "GET /dem/schedules": dataExport(200),
+  "POST /dem/schedules": dataExport(400),
+  "GET /dem/schedules/:key": dataExport(404),
+  "PUT /dem/schedules/:key": dataExport(404),
+  "DELETE /dem/schedules/:key": dataExport(404),
   // Public: the signed link is the proof; a forged one is unknown.
   "GET /dem/files/:key": () => 404,
   // API clients (/acm); the body of a creation is refused by validation once access passed.
@@ -385,6 +391,8 @@ const QUERIES: Record<string, string> = {
 const BODIES: Record<string, unknown> = {
   "POST /dem/exports/estimate": EXPORT_SELECTION,
   "POST /dem/exports": { ...EXPORT_SELECTION, file_name: "Matrix", directory_structure: "flat" },
+  "POST /dem/schedules": { ...SCHEDULE, frequency: "DAILY" },
+  "PUT /dem/schedules/:key": { ...SCHEDULE, frequency: "DAILY" },
   "POST /acm/clients": { name: "x", permission: "read" },
   "DELETE /acm/clients/:id": { name: "Matrix client" },
   "PUT /gsm/cells/:id/message": { message: "Matrix" },

@@ -16,7 +16,12 @@ import { unzipSync } from "fflate";
 import { SLOT_GRACE_MS, SLOT_MS } from "../../core/mod.ts";
 import { backfill, DEMO_USERS, demoSimCells, OTHER_ADMIN } from "../../modules/demo/mod.ts";
 import type { StationGroupDto } from "../../modules/grid/mod.ts";
-import type { ExportDto, ExportPageDto } from "../../modules/export/mod.ts";
+import type {
+  ExportDto,
+  ExportPageDto,
+  ScheduleDto,
+  SchedulesDto,
+} from "../../modules/export/mod.ts";
 import type { NotificationPageDto } from "../../modules/notifications/contract.ts";
 import { createLogger, userIdFromSub } from "../../kernel/mod.ts";
 import {
@@ -230,14 +235,97 @@ async function run(platform: TestPlatform): Promise<void> {
   await rm(parquetDir, { recursive: true });
   await rm(duckDir, { recursive: true });
 
+  // ---- wide CSV, 10-minute aggregates: a column per parameter -------------------------------
+  const wide = await exportAndRead(platform, call, {
+    ...selection({ interval: "10min", layout: "wide" }),
+    file_name: "Seeblick wide",
+  });
+  const wideFile = Object.keys(wide.files).find((f) => f.endsWith(".csv") && f.startsWith("GDE_"))!;
+  const wideDir = await unpack(wide.files);
+  const header = new TextDecoder().decode(wide.files[wideFile]!.slice(3, 200)).split(/\r?\n/)[0]!;
+  const sep = header.includes(";") ? ";" : ",";
+  assert.deepEqual(header.split(sep), [
+    "time_utc",
+    "time_local",
+    "station",
+    "node",
+    "feeder_id",
+    "feeder",
+    "phase",
+    "u (V)",
+    "i (A)",
+    "p (kW)",
+    "quality",
+  ]);
+  assert.ok(wide.readme.includes("wide layout"));
+  const expected10min = await storedSums(analytics, measurements, feeders, nodes, cellOf, {
+    table: "agg_10min",
+    time: "slot",
+    columns: { u: "u_rms", i: "i_rms", p: "p_mean" },
+    from,
+    to,
+  });
+  compare(
+    await readWide(`${wideDir}/${wideFile}`, sep, { u: "u (V)", i: "i (A)", p: "p (kW)" }),
+    expected10min,
+    8 * 6,
+  );
+  await rm(wideDir, { recursive: true });
+
+  // ---- PQ quantities: 10-minute records and hourly rollups ----------------------------------
+  const stored = Number(
+    (await analytics.runAndReadAll("SELECT count(*) FROM pq_10min")).getRows()[0]![0],
+  );
+  assert.ok(stored > 0, "the simulated cells' PQ records are stored");
+  res = await call("POST", "/dem/exports/estimate", selection({ parameters: ["u", "pst"] }));
+  assert.deepEqual(issues(res.body), ["parameters:export.pqNotAt20s"]);
+  const pq = await exportAndRead(platform, call, {
+    ...selection({ interval: "10min", format: "parquet", parameters: ["unbalance", "pst", "h5"] }),
+    file_name: "Seeblick pq",
+  });
+  const pqDir = await unpack(pq.files);
+  compare(
+    await readBack(`read_parquet('${pqDir}/GDE_*.parquet')`, "value"),
+    await storedSums(analytics, measurements, feeders, nodes, cellOf, {
+      table: "pq_10min",
+      time: "slot",
+      columns: { unbalance: "unbalance", pst: "pst", h5: "h5" },
+      from,
+      to,
+    }),
+    8 * 6,
+  );
+  assert.ok(pq.readme.includes("Power quality"));
+  const pqHourly = await exportAndRead(platform, call, {
+    ...selection({ interval: "1h", format: "parquet", parameters: ["plt", "unbalance"] }),
+    file_name: "Seeblick pq hourly",
+  });
+  const pqHourlyDir = await unpack(pqHourly.files);
+  compare(
+    await readBack(`read_parquet('${pqHourlyDir}/GDE_*.parquet')`, "value"),
+    await storedSums(analytics, measurements, feeders, nodes, cellOf, {
+      table: "pq_1h",
+      time: "slot",
+      columns: { plt: "plt", unbalance: "unbalance" },
+      from,
+      to,
+    }),
+    8,
+  );
+  await rm(pqDir, { recursive: true });
+  await rm(pqHourlyDir, { recursive: true });
+  for (const key of [wide.dto.key, pq.dto.key, pqHourly.dto.key]) {
+    assert.equal((await call("DELETE", `/dem/exports/${key}`)).status, 204);
+  }
+
   // ---- list, ownership, download marks, cancel, expiry, restart -----------------------------
   const page = await call<ExportPageDto>("GET", "/dem/exports?page=0&size=10");
-  assert.equal(page.body.total, 3);
-  assert.ok(page.body.items.every((e) => e.status === "DOWNLOADED"));
-  const expires = Date.parse(page.body.items[0]!.expires_at!);
-  assert.ok(
-    Math.abs(expires - Date.parse(page.body.items[0]!.finished_at!) - 7 * 24 * HOUR) < 1000,
-  );
+  assert.equal(page.body.total, 6);
+  const kept = page.body.items.filter((e) => e.status !== "DELETED");
+  assert.equal(kept.length, 3);
+  assert.ok(kept.every((e) => e.status === "DOWNLOADED"));
+  const expires = Date.parse(kept[0]!.expires_at!);
+  assert.ok(Math.abs(expires - Date.parse(kept[0]!.finished_at!) - 7 * 24 * HOUR) < 1000);
   res = await call("GET", `/dem/exports/${csv.dto.key}`, undefined, other.access_token);
   assert.equal(res.status, 404);
   // API clients download with their bearer token.
@@ -304,6 +392,124 @@ async function run(platform: TestPlatform): Promise<void> {
   res = await call("GET", "/dem/usage", undefined, other.access_token);
   assert.equal(res.status, 200);
   assert.deepEqual(res.body, { files: 0, bytes: 0 }, "another utility's usage counts its files");
+
+  await scheduled(platform, call, selection, issues, token);
+}
+
+/**
+ * Scheduled exports: the rules, CRUD, a due run queued once even when two processes claim it
+ * at once, and not again after a restart (the restarted instance also honours a download link
+ * signed before it started).
+ */
+async function scheduled(
+  platform: TestPlatform,
+  call: Call,
+  selection: (over?: Record<string, unknown>) => Record<string, unknown>,
+  issues: (body: Record<string, unknown>) => string[],
+  token: string,
+): Promise<void> {
+  const { exports, db } = platform.services;
+  const { period: _, ...content } = selection({ interval: "1h", format: "parquet" });
+  let res = await call("POST", "/dem/schedules", {
+    ...content,
+    file_name: "",
+    frequency: "HOURLY",
+  });
+  assert.equal(res.status, 400);
+  assert.deepEqual(issues(res.body).sort(), [
+    "file_name:validation.required",
+    "frequency:validation.invalidChoice",
+  ]);
+  res = await call("POST", "/dem/schedules", {
+    ...content,
+    interval: "20s",
+    parameters: ["pst"],
+    file_name: "flicker",
+    frequency: "WEEKLY",
+  });
+  assert.deepEqual(issues(res.body), ["parameters:export.pqNotAt20s"]);
+  const created = await call<ScheduleDto>("POST", "/dem/schedules", {
+    ...content,
+    file_name: "Daily loads",
+    frequency: "DAILY",
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const schedule = created.body;
+  assert.ok(Date.parse(schedule.next_run_at) > Date.now(), "the first run is after the next day");
+  assert.equal((await call<SchedulesDto>("GET", "/dem/schedules")).body.items.length, 1);
+  const other = await platform.login(OTHER_ADMIN.email, OTHER_ADMIN.password);
+  res = await call("GET", `/dem/schedules/${schedule.key}`, undefined, other.access_token);
+  assert.equal(res.status, 404);
+  // Paused and resumed through PUT.
+  res = await call("PUT", `/dem/schedules/${schedule.key}`, {
+    ...content,
+    file_name: "Daily loads",
+    frequency: "DAILY",
+    active: false,
+  });
+  assert.equal(res.status, 200);
+  assert.equal(res.body.active, false);
+  res = await call("PUT", `/dem/schedules/${schedule.key}`, {
+    ...content,
+    file_name: "Daily loads",
+    frequency: "DAILY",
+  });
+  assert.equal(res.body.active, true);
+
+  // The run is due: two instances (two processes, or one and its restart) claim it at once.
+  const due = new Date(Date.now() - 60_000).toISOString();
+  await db.execute(
+    sql`UPDATE export.schedules SET next_run_at = ${due} WHERE key = ${schedule.key}`,
+  );
+  const second = exports.restarted();
+  const claimed = await Promise.all([exports.schedules.tick(), second.schedules.tick()]);
+  assert.equal(claimed.flat().length, 1, "one run, one export");
+  const runs = async () =>
+    (await call<ExportPageDto>("GET", "/dem/exports?page=0&size=50")).body.items
+      .filter((e) => e.schedule_key === schedule.key);
+  await exports.runner.idle();
+  let mine = await runs();
+  assert.equal(mine.length, 1);
+  assert.equal(mine[0]!.status, "FINISHED", JSON.stringify(mine[0]!.error));
+  assert.match(mine[0]!.file_name, /^GDE_Daily_loads_\d{8}-\d{8}\.zip$/);
+  const days = (Date.parse(mine[0]!.period.to) - Date.parse(mine[0]!.period.from)) / HOUR;
+  assert.ok(days >= 23 && days <= 25, "a local day");
+  const after = (await call<ScheduleDto>("GET", `/dem/schedules/${schedule.key}`)).body;
+  assert.equal(after.runs, 1);
+  assert.equal(after.last_export_key, mine[0]!.key);
+  assert.ok(Date.parse(after.next_run_at) > Date.now(), "the next run is the next day's");
+  const notes = await call<NotificationPageDto>(
+    "GET",
+    `/nsm/notifications/users/${userIdFromSub(String(decodeClaims(token).sub))}?page=0&size=50`,
+  );
+  assert.ok(
+    notes.body.notifications.some((n) =>
+      n.type === "DATA_EXPORT" && JSON.parse(n.info).state === "DONE" &&
+      n.info.includes(mine[0]!.file_name)
+    ),
+    "the run is notified",
+  );
+  const link = await call<{ url: string }>("POST", `/dem/exports/${mine[0]!.key}/link`);
+
+  // A restart: the run is not made again, even if its claim were read again (the unique
+  // index on schedule and period), and a link signed before the restart still downloads.
+  await second.start!();
+  await db.execute(
+    sql`UPDATE export.schedules SET next_run_at = ${due} WHERE key = ${schedule.key}`,
+  );
+  assert.deepEqual(await second.schedules.tick(), []);
+  await second.runner.idle();
+  mine = await runs();
+  assert.equal(mine.length, 1, "one file for the period across the restart");
+  const download = await second.public![0]!.routes.request(link.body.url.replace(/^\/dem/, ""));
+  assert.equal(download.status, 200);
+  assert.equal((await download.arrayBuffer()).byteLength, mine[0]!.size_bytes);
+  await second.close!();
+
+  res = await call("DELETE", `/dem/schedules/${schedule.key}`);
+  assert.equal(res.status, 204);
+  assert.equal((await call("GET", `/dem/schedules/${schedule.key}`)).status, 404);
+  assert.equal((await runs()).length, 1, "the files of a deleted schedule stay");
 }
 
 type Call = <T>(method: string, path: string, body?: unknown, as?: string) => Promise<{
@@ -409,4 +615,33 @@ function compare(actual: Sums, expected: Sums, slots: number): void {
     gaps += a.missing;
   }
   assert.ok(gaps > 0, "the cabinet's gap is exported as MISSING rows");
+}
+
+/** Counts and sums per feeder, phase and parameter of a wide CSV (a column per parameter). */
+async function readWide(path: string, sep: string, columns: Record<string, string>): Promise<Sums> {
+  const instance = await DuckDBInstance.create(":memory:");
+  const c = await instance.connect();
+  try {
+    const src = `read_csv('${path}', delim = '${sep}', header = true, all_varchar = true)`;
+    const parts = Object.entries(columns).map(([key, column]) => {
+      const value = `TRY_CAST(replace("${column}", ',', '.') AS FLOAT)`;
+      return `SELECT feeder_id, phase, '${key}' AS parameter, count(${value})::DOUBLE,
+        coalesce(sum(${value}::DOUBLE), 0), count(*) FILTER (WHERE "${column}" IS NULL)::DOUBLE
+        FROM ${src} GROUP BY ALL`;
+    });
+    const rows = (await c.runAndReadAll(parts.join(" UNION ALL "))).getRows() as [
+      string,
+      string,
+      string,
+      number,
+      number,
+      number,
+    ][];
+    return new Map(
+      rows.map(([f, ph, p, n, sum, missing]) => [`${f}/${ph}/${p}`, { n, sum, missing }]),
+    );
+  } finally {
+    c.closeSync();
+    instance.closeSync();
+  }
 }

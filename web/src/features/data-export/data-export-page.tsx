@@ -14,6 +14,7 @@ import { exportApi } from "./export-api.ts";
 import { ExportFormCard } from "./export-form-card.tsx";
 import { sizeParts } from "./export-form.ts";
 import { ExportList } from "./export-list.tsx";
+import { ScheduleList } from "./schedule-list.tsx";
 
 const PROGRESS_MS = 2_000;
 
@@ -22,6 +23,7 @@ export function DataExportPage() {
   const format = useFormatters();
   const feeders = useLiveLoad((signal) => exportApi.feeders(signal), "feeders", null);
   const list = useLiveLoad((signal) => exportApi.list(signal), "exports", REFRESH_MS);
+  const schedules = useLiveLoad((signal) => exportApi.schedules(signal), "schedules", REFRESH_MS);
   const running = list.data?.items.some((e) => ACTIVE.includes(e.status)) ?? false;
   const progress = useLiveLoad(
     (signal) => exportApi.list(signal),
@@ -38,6 +40,7 @@ export function DataExportPage() {
   );
   const refresh = () => {
     list.refresh();
+    schedules.refresh();
     progress.refresh();
     usage.refresh();
   };
@@ -62,12 +65,20 @@ export function DataExportPage() {
         <AsyncState state={liveState(feeders)} onRetry={feeders.refresh}>
           {(answer) => <ExportFormCard feeders={answer.feeders} onCreated={refresh} />}
         </AsyncState>
-        <section className="flex min-w-0 flex-col gap-2" aria-label={t("list.title")}>
-          <h2 className="text-base font-semibold">{t("list.title")}</h2>
-          <AsyncState state={liveState(list)} onRetry={list.refresh}>
-            {() => <ExportList exports={exports ?? []} onChanged={refresh} />}
-          </AsyncState>
-        </section>
+        <div className="flex min-w-0 flex-col gap-6">
+          <section className="flex min-w-0 flex-col gap-2" aria-label={t("list.title")}>
+            <h2 className="text-base font-semibold">{t("list.title")}</h2>
+            <AsyncState state={liveState(list)} onRetry={list.refresh}>
+              {() => <ExportList exports={exports ?? []} onChanged={refresh} />}
+            </AsyncState>
+          </section>
+          <section className="flex min-w-0 flex-col gap-2" aria-label={t("schedules.title")}>
+            <h2 className="text-base font-semibold">{t("schedules.title")}</h2>
+            <AsyncState state={liveState(schedules)} onRetry={schedules.refresh}>
+              {(answer) => <ScheduleList schedules={answer.items} onChanged={refresh} />}
+            </AsyncState>
+          </section>
+        </div>
       </div>
     </Page>
   );

@@ -8,8 +8,12 @@ import { useTranslation } from "react-i18next";
 import {
   EXPORT_FORMATS,
   EXPORT_INTERVALS,
+  EXPORT_LAYOUTS,
   EXPORT_PARAMETER_KEYS,
   type ExportFeederDto,
+  type ExportParameterKey,
+  PQ_PARAMETER_KEYS,
+  SCHEDULE_FREQUENCIES,
   STRUCTURES,
 } from "../../../../modules/export/contract.ts";
 import { ApiError } from "../../lib/api.ts";
@@ -24,18 +28,53 @@ import { type EstimateDto, exportApi } from "./export-api.ts";
 import {
   canEstimate,
   createBody,
+  estimateBody,
   type ExportField,
   type ExportForm,
   fieldOf,
   type FormIssue,
   formIssues,
   initialForm,
-  selectionBody,
+  scheduleBody,
   sizeParts,
 } from "./export-form.ts";
 import { FeederPicker } from "./feeder-picker.tsx";
 
 const ESTIMATE_DELAY_MS = 500;
+const MEASURED = EXPORT_PARAMETER_KEYS.filter((k) => !PQ_PARAMETER_KEYS.includes(k));
+const REPEATS = ["ONCE", ...SCHEDULE_FREQUENCIES] as const;
+
+/** A group of parameter checkboxes (kept in the contract's order). */
+function ParameterGroup(
+  { label, keys, selected, onChange, text }: {
+    label: string;
+    keys: readonly ExportParameterKey[];
+    selected: readonly ExportParameterKey[];
+    onChange(next: ExportParameterKey[]): void;
+    text(key: ExportParameterKey): string;
+  },
+) {
+  return (
+    <div className="flex flex-wrap gap-x-4 gap-y-1" role="group" aria-label={label}>
+      {keys.map((key) => (
+        <label key={key} className="flex items-center gap-1.5 text-sm">
+          <input
+            type="checkbox"
+            className="size-4 accent-primary"
+            checked={selected.includes(key)}
+            onChange={() =>
+              onChange(
+                selected.includes(key)
+                  ? selected.filter((p) => p !== key)
+                  : EXPORT_PARAMETER_KEYS.filter((p) => p === key || selected.includes(p)),
+              )}
+          />
+          {text(key)}
+        </label>
+      ))}
+    </div>
+  );
+}
 
 export function ExportFormCard(
   { feeders, onCreated }: { feeders: readonly ExportFeederDto[]; onCreated: () => void },
@@ -57,7 +96,8 @@ export function ExportFormCard(
     setStarted(false);
   };
 
-  const selectionKey = canEstimate(form) ? JSON.stringify(selectionBody(form)) : null;
+  const selectionKey = canEstimate(form) ? JSON.stringify(estimateBody(form)) : null;
+  const scheduling = form.repeat !== "ONCE";
   useEffect(() => {
     setEstimate(null);
     if (!selectionKey) return;
@@ -88,7 +128,8 @@ export function ExportFormCard(
     if (Object.keys(issues).length || estimate?.too_large) return;
     setBusy(true);
     try {
-      await exportApi.create(createBody(form));
+      if (scheduling) await exportApi.schedule(scheduleBody(form));
+      else await exportApi.create(createBody(form));
       setStarted(true);
       setSubmitted(false);
       onCreated();
@@ -122,28 +163,43 @@ export function ExportFormCard(
           />
         )}
       </FormField>
-      <div className="grid gap-3 sm:grid-cols-2">
-        <FormField label={t("form.from")} error={message("period")}>
-          {(control) => (
-            <Input
-              {...control}
-              type="datetime-local"
-              value={form.from}
-              onChange={(e) => set({ from: e.target.value })}
-            />
-          )}
-        </FormField>
-        <FormField label={t("form.to")} hint={t("form.periodHint")}>
-          {(control) => (
-            <Input
-              {...control}
-              type="datetime-local"
-              value={form.to}
-              onChange={(e) => set({ to: e.target.value })}
-            />
-          )}
-        </FormField>
-      </div>
+      <FormField
+        label={t("form.repeat")}
+        hint={scheduling ? t(`repeatHint.${form.repeat}`) : undefined}
+      >
+        {() => (
+          <SegmentedControl
+            label={t("form.repeat")}
+            value={form.repeat}
+            options={REPEATS.map((v) => ({ value: v, label: t(`repeat.${v}`) }))}
+            onChange={(repeat) => set({ repeat })}
+          />
+        )}
+      </FormField>
+      {!scheduling && (
+        <div className="grid gap-3 sm:grid-cols-2">
+          <FormField label={t("form.from")} error={message("period")}>
+            {(control) => (
+              <Input
+                {...control}
+                type="datetime-local"
+                value={form.from}
+                onChange={(e) => set({ from: e.target.value })}
+              />
+            )}
+          </FormField>
+          <FormField label={t("form.to")} hint={t("form.periodHint")}>
+            {(control) => (
+              <Input
+                {...control}
+                type="datetime-local"
+                value={form.to}
+                onChange={(e) => set({ to: e.target.value })}
+              />
+            )}
+          </FormField>
+        </div>
+      )}
       <FormField label={t("form.feeders")} error={message("feeders")}>
         {() => (
           <FeederPicker
@@ -156,31 +212,25 @@ export function ExportFormCard(
       </FormField>
       <FormField label={t("form.parameters")} error={message("parameters")}>
         {() => (
-          <div
-            className="flex flex-wrap gap-x-4 gap-y-1"
-            role="group"
-            aria-label={t("form.parameters")}
-          >
-            {EXPORT_PARAMETER_KEYS.map((key) => (
-              <label key={key} className="flex items-center gap-1.5 text-sm">
-                <input
-                  type="checkbox"
-                  className="size-4 accent-primary"
-                  checked={form.parameters.includes(key)}
-                  onChange={() =>
-                    set({
-                      parameters: form.parameters.includes(key)
-                        ? form.parameters.filter((p) =>
-                          p !== key
-                        )
-                        : EXPORT_PARAMETER_KEYS.filter((p) =>
-                          p === key || form.parameters.includes(p)
-                        ),
-                    })}
-                />
-                {t(`parameter.${key}`)}
-              </label>
-            ))}
+          <div className="flex flex-col gap-2">
+            <ParameterGroup
+              label={t("form.parameters")}
+              keys={MEASURED}
+              selected={form.parameters}
+              onChange={(parameters) => set({ parameters })}
+              text={(key) => t(`parameter.${key}`)}
+            />
+            <div className="text-xs text-muted-foreground">{t("form.pqHint")}</div>
+            <ParameterGroup
+              label={t("form.pqParameters")}
+              keys={PQ_PARAMETER_KEYS}
+              selected={form.parameters}
+              onChange={(parameters) => set({ parameters })}
+              text={(key) =>
+                key.startsWith("h")
+                  ? t("parameter.harmonic", { order: key.slice(1) })
+                  : t(`parameter.${key}`)}
+            />
           </div>
         )}
       </FormField>
@@ -210,6 +260,24 @@ export function ExportFormCard(
           )}
         </FormField>
       </div>
+      <FormField
+        label={t("form.layout")}
+        error={message("layout")}
+        hint={t(`layoutHint.${form.layout}`)}
+      >
+        {() => (
+          <SegmentedControl
+            label={t("form.layout")}
+            value={form.format === "duckdb" ? "long" : form.layout}
+            options={EXPORT_LAYOUTS.map((v) => ({
+              value: v,
+              label: t(`layout.${v}`),
+              disabled: form.format === "duckdb" && v !== "long",
+            }))}
+            onChange={(layout) => set({ layout })}
+          />
+        )}
+      </FormField>
       <FormField label={t("form.structure")} error={message("structure")}>
         {(control) => (
           <Select
@@ -234,7 +302,7 @@ export function ExportFormCard(
                   })}
                 </Notice>
               )
-              : t("estimate", {
+              : t(scheduling ? "estimateRun" : "estimate", {
                 size: size(estimate.estimated_bytes),
                 rows: format.number(estimate.rows, 0),
               })
@@ -244,10 +312,10 @@ export function ExportFormCard(
       {server.form && (
         <Notice tone="critical">{t(`errors:${server.form.key}`, server.form.params ?? {})}</Notice>
       )}
-      {started && <Notice tone="ok">{t("started")}</Notice>}
+      {started && <Notice tone="ok">{t(scheduling ? "scheduled" : "started")}</Notice>}
       <div className="flex justify-end">
         <Button type="submit" disabled={busy || Boolean(estimate?.too_large)}>
-          {t("form.start")}
+          {t(scheduling ? "form.schedule" : "form.start")}
         </Button>
       </div>
     </form>

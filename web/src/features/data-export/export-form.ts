@@ -9,9 +9,14 @@ import {
   type ExportFeederDto,
   type ExportFormat,
   type ExportInterval,
+  type ExportLayout,
   exportNameIssue,
+  exportParameter,
   type ExportParameterKey,
   exportPeriodIssue,
+  LONGEST_PERIOD_DAYS,
+  type ScheduleBody,
+  type ScheduleFrequency,
 } from "../../../../modules/export/contract.ts";
 
 /** What the form holds (local date-times as the inputs give them). */
@@ -24,10 +29,20 @@ export interface ExportForm {
   parameters: readonly ExportParameterKey[];
   interval: ExportInterval;
   format: ExportFormat;
+  layout: ExportLayout;
   structure: DirectoryStructure;
+  /** Once (the period above), or a schedule: each run exports the previous day, week or month. */
+  repeat: "ONCE" | ScheduleFrequency;
 }
 
-export type ExportField = "name" | "period" | "feeders" | "parameters" | "structure";
+export type ExportField =
+  | "name"
+  | "period"
+  | "feeders"
+  | "parameters"
+  | "layout"
+  | "structure"
+  | "frequency";
 
 /** A message of the `errors` namespace. */
 export interface FormIssue {
@@ -63,7 +78,9 @@ export function initialForm(now = Date.now()): ExportForm {
     parameters: ["u", "i"],
     interval: "10min",
     format: "csv",
+    layout: "long",
     structure: "flat",
+    repeat: "ONCE",
   };
 }
 
@@ -75,13 +92,19 @@ export function formIssues(form: ExportForm): Partial<Record<ExportField, FormIs
   const from = instantOf(form.from);
   const to = instantOf(form.to);
   const period = from && to ? exportPeriodIssue(from, to) : "validation.dateInvalid";
-  if (period) out.period = { key: period };
+  // A schedule has no period of its own: each run takes the previous day, week or month.
+  if (period && form.repeat === "ONCE") out.period = { key: period };
   if (!form.feeders.length) out.feeders = { key: "validation.minItems", params: { count: 1 } };
   if (!form.parameters.length) {
     out.parameters = { key: "validation.minItems", params: { count: 1 } };
+  } else if (form.interval === "20s" && form.parameters.some((p) => exportParameter(p)?.pq)) {
+    out.parameters = { key: "export.pqNotAt20s" };
   }
   if (form.format === "duckdb" && form.structure !== "flat") {
     out.structure = { key: "export.structureNotForDuckdb" };
+  }
+  if (form.format === "duckdb" && form.layout !== "long") {
+    out.layout = { key: "export.layoutNotForDuckdb" };
   }
   return out;
 }
@@ -100,6 +123,7 @@ export function selectionBody(form: ExportForm) {
     parameters: [...form.parameters],
     interval: form.interval,
     format: form.format,
+    layout: form.format === "duckdb" ? "long" as const : form.layout,
   };
 }
 
@@ -112,6 +136,33 @@ export function createBody(form: ExportForm): CreateExportBody {
   };
 }
 
+/**
+ * What the estimate is asked for: the selection, or for a schedule its longest run (a day, a
+ * week, 31 days) ending at today's midnight (stable while the user edits).
+ */
+export function estimateBody(form: ExportForm, now = Date.now()) {
+  const body = selectionBody(form);
+  if (form.repeat === "ONCE") return body;
+  const today = new Date(now);
+  today.setHours(0, 0, 0, 0);
+  const from = today.getTime() - LONGEST_PERIOD_DAYS[form.repeat] * 86_400_000;
+  return {
+    ...body,
+    period: { from: new Date(from).toISOString(), to: today.toISOString() },
+  };
+}
+
+/** The body of POST /dem/schedules (the form's repeat is its frequency). */
+export function scheduleBody(form: ExportForm): ScheduleBody {
+  const { period: _, ...content } = selectionBody(form);
+  return {
+    ...content,
+    file_name: form.name.trim(),
+    directory_structure: form.format === "duckdb" ? "flat" : form.structure,
+    frequency: form.repeat === "ONCE" ? "DAILY" : form.repeat,
+  };
+}
+
 /** Maps a server issue path to a form field. */
 export function fieldOf(path: string): ExportField | null {
   if (path === "file_name") return "name";
@@ -119,6 +170,8 @@ export function fieldOf(path: string): ExportField | null {
   if (path.startsWith("feeders")) return "feeders";
   if (path.startsWith("parameters")) return "parameters";
   if (path === "directory_structure") return "structure";
+  if (path === "layout") return "layout";
+  if (path === "frequency") return "frequency";
   return null;
 }
 

@@ -3,10 +3,12 @@ import type { ExportFeederDto } from "../../../../modules/export/contract.ts";
 import {
   createBody,
   duckdbQuery,
+  estimateBody,
   feedersBelow,
   formIssues,
   initialForm,
   pickerTree,
+  scheduleBody,
   sizeParts,
   toggleFeeders,
 } from "./export-form.ts";
@@ -81,4 +83,42 @@ Deno.test("duckdbQuery() reads the export's files as unzipped into a folder of i
   });
   assert.match(duck, /^ATTACH 'GDE_a\/GDE_a\.duckdb' AS GDE_a;/);
   assert.match(duck, /FROM GDE_a\.measurements/);
+});
+
+Deno.test("formIssues() mirrors the PQ, layout and schedule rules", () => {
+  const ok = { ...initialForm(), name: "loads", feeders: ["f1"] };
+  assert.equal(
+    formIssues({ ...ok, interval: "20s", parameters: ["u", "pst"] }).parameters?.key,
+    "export.pqNotAt20s",
+  );
+  assert.deepEqual(formIssues({ ...ok, interval: "10min", parameters: ["u", "h5"] }), {});
+  assert.equal(
+    formIssues({ ...ok, format: "duckdb", layout: "wide" }).layout?.key,
+    "export.layoutNotForDuckdb",
+  );
+  // A schedule has no period of its own: a broken period is no issue then.
+  const broken = { ...ok, from: "", to: "" };
+  assert.equal(formIssues(broken).period?.key, "validation.dateInvalid");
+  assert.equal(formIssues({ ...broken, repeat: "WEEKLY" }).period, undefined);
+});
+
+Deno.test("scheduleBody() sends the selection without a period; the estimate takes the longest run", () => {
+  const form = {
+    ...initialForm(),
+    name: " weekly ",
+    feeders: ["f1"],
+    repeat: "MONTHLY" as const,
+    layout: "wide" as const,
+  };
+  const body = scheduleBody(form);
+  assert.equal(body.frequency, "MONTHLY");
+  assert.equal(body.file_name, "weekly");
+  assert.equal(body.layout, "wide");
+  assert.ok(!("period" in body));
+  const estimate = estimateBody(form, Date.parse("2026-03-10T12:00:00Z"));
+  const days = (Date.parse(estimate.period.to) - Date.parse(estimate.period.from)) / 86_400_000;
+  assert.equal(Math.round(days), 31);
+  assert.equal(estimateBody({ ...form, repeat: "ONCE" }).period.from, createBody(form).period.from);
+  // DuckDB files are always long.
+  assert.equal(scheduleBody({ ...form, format: "duckdb" }).layout, "long");
 });

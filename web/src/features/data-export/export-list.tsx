@@ -69,6 +69,9 @@ export function ExportList(
               <Row key={e.key} data-testid={`export-${e.key}`}>
                 <Cell className="max-w-80">
                   <div className="truncate font-medium" title={e.file_name}>{e.file_name}</div>
+                  {e.schedule_key && (
+                    <div className="text-xs text-muted-foreground">{t("list.scheduledRun")}</div>
+                  )}
                   <div className="text-xs text-muted-foreground">
                     {t("list.summary", {
                       from: format.dateTime(e.period.from),
