@@ -46,7 +46,15 @@ export interface ComplianceDeps {
   customerKeys(): Promise<string[]>;
   logger: Logger;
   now?: () => Date;
+  /**
+   * How long after start the weekly week is first queued on its own (default 5 minutes): a
+   * restarting platform serves the cells' backlog first, and the grid-wide scan (which also
+   * warms monitoring's topology) waits. A forced evaluation and weeks already pending run at once.
+   */
+  startDelayMs?: number;
 }
+
+const START_DELAY_MS = 5 * 60_000;
 
 /** Where each node sits: its LV group's name and its coordinates. */
 function placeOf(structure: readonly StationGroupDto[]) {
@@ -72,9 +80,11 @@ export class ComplianceJobs implements JobQueue<WeekJob> {
   readonly #now: () => Date;
   #queuedWeek = -1;
   #queuedAt = 0;
+  readonly #queueFrom: number;
 
   constructor(private readonly deps: ComplianceDeps) {
     this.#now = deps.now ?? (() => new Date());
+    this.#queueFrom = performance.now() + (deps.startDelayMs ?? START_DELAY_MS);
   }
 
   /** Adds the last complete week of every customer (once per week and process, or hourly). */
@@ -95,7 +105,7 @@ export class ComplianceJobs implements JobQueue<WeekJob> {
   }
 
   async claim(limit: number, now: Date): Promise<WeekJob[]> {
-    await this.queueWeek(now);
+    if (performance.now() >= this.#queueFrom) await this.queueWeek(now);
     const { db } = this.deps;
     const due = await db.select({ c: complianceWeeks.customerKey, w: complianceWeeks.weekStart })
       .from(complianceWeeks)
