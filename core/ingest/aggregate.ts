@@ -120,6 +120,11 @@ export interface FlushTimings {
   closeMs: number;
   /** Refreshing their hourly and daily rollups. */
   rollupMs: number;
+  /**
+   * Parts of `closeMs` for slots closed from their running sums: the event-flag lookup, the
+   * sums finalised into columns, their write (appender, staging, DELETE + INSERT, commit).
+   */
+  parts?: { flagsMs: number; columnsMs: number; writeMs: number };
 }
 
 /** Keeps the 10-minute aggregates and their hourly and daily rollups up to date with the raw data. */
@@ -131,6 +136,8 @@ export class Aggregator {
   readonly #closedAt = new Map<number, number>();
   #running: Promise<number> | null = null;
   #stage = false;
+  /** The close's parts during a flush (FlushTimings.parts). */
+  #parts = { flagsMs: 0, columnsMs: 0, writeMs: 0 };
   readonly #pq: PqRollups;
   /** Time the last flush that wrote slots spent. */
   lastFlush: FlushTimings = { closeMs: 0, rollupMs: 0 };
@@ -277,6 +284,7 @@ export class Aggregator {
     const works = closed.map((slot) => this.#slots.get(slot)!);
     for (const slot of closed) this.#slots.delete(slot);
     const started = performance.now();
+    this.#parts = { flagsMs: 0, columnsMs: 0, writeMs: 0 };
     try {
       const whole = closed.filter((_, k) => works[k]!.all);
       const changed: Changed = { all: whole.length > 0, ids: new Set(), cells: new Set() };
@@ -305,7 +313,11 @@ export class Aggregator {
           ]);
         }
       }
-      this.lastFlush = { closeMs: closedAt - started, rollupMs: performance.now() - closedAt };
+      this.lastFlush = {
+        closeMs: closedAt - started,
+        rollupMs: performance.now() - closedAt,
+        parts: this.#parts,
+      };
       for (const slot of closed) this.#closedAt.set(slot, now);
     } catch (error) {
       // What was written is exact; what was not is recomputed from the raw data next time.
@@ -335,6 +347,12 @@ export class Aggregator {
     if (!acc?.size || conditions[0] === "TRUE" || work.changed?.size === 0) return;
     for (const id of work.changed ?? acc.seriesIds()) changed.ids.add(id);
     const from = slot * 1000;
+    let mark = performance.now();
+    const lap = (part: "flagsMs" | "columnsMs" | "writeMs") => {
+      const at = performance.now();
+      this.#parts[part] += at - mark;
+      mark = at;
+    };
     const flagged = new Set(
       ((await c.runAndReadAll(
         `SELECT DISTINCT s.series_id FROM voltage_events e JOIN series s ON s.cell_id = e.cell_id
@@ -342,7 +360,9 @@ export class Aggregator {
            AND e.end_ts >= make_timestamp(${from})`,
       )).getRows() as [number][]).map(([id]) => id),
     );
+    lap("flagsMs");
     const columns = acc.columns(slot, (id) => flagged.has(id), work.changed ?? undefined);
+    lap("columnsMs");
     if (work.changed === null && !conditions.length) {
       // The slot's first close, nothing recomputed in SQL: none of its rows exist yet, so the
       // sums go straight into the table (no staging, no DELETE).
@@ -356,6 +376,7 @@ export class Aggregator {
         await c.run("ROLLBACK").catch(() => undefined);
         throw error;
       }
+      lap("writeMs");
       return;
     }
     if (!this.#stage) {
@@ -374,6 +395,7 @@ export class Aggregator {
       "INSERT INTO agg_10min SELECT * FROM agg_stage",
     ]);
     await c.run("DELETE FROM agg_stage");
+    lap("writeMs");
   }
 
   /**

@@ -11,6 +11,7 @@
  * corrupt tail (a crash during a write that was never acknowledged) ends the log and is cut off.
  */
 import { mkdir, readdir, readFile, rm, truncate } from "node:fs/promises";
+import { crc32 as zlibCrc32 } from "node:zlib";
 
 /** Where the next record goes (or how far DuckDB holds the journal). */
 export interface JournalPosition {
@@ -28,21 +29,12 @@ export interface JournalRecord {
 export const SEGMENT_BYTES = 64 * 1024 * 1024;
 const HEADER = 8;
 
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-/** CRC-32 (IEEE) of `bytes`. */
+/**
+ * CRC-32 (IEEE) of `bytes`: zlib's, native (a tick of 5,000 cells journals about 5 MB; the
+ * byte-wise table loop it replaces took 2-5 times longer on the event loop).
+ */
 export function crc32(bytes: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) crc = CRC_TABLE[(crc ^ bytes[i]!) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
+  return zlibCrc32(bytes) >>> 0;
 }
 
 const segmentName = (segment: number) => `${String(segment).padStart(16, "0")}.log`;
@@ -65,6 +57,8 @@ export class Journal {
   #segment = 0;
   #offset = 0;
   #closed = false;
+  /** Segments before this one are deleted (see release). */
+  #released = -1;
 
   private constructor(readonly dir: string, private readonly segmentBytes: number) {}
 
@@ -223,6 +217,9 @@ export class Journal {
 
   /** Deletes the segments whose every record is before `position` (held by DuckDB). */
   async release(position: JournalPosition): Promise<void> {
+    // Called after every DuckDB write: list the directory only when a segment may be free.
+    if (position.segment <= this.#released) return;
+    this.#released = position.segment;
     for (const segment of await this.#segments()) {
       if (segment < position.segment) {
         await rm(`${this.dir}/${segmentName(segment)}`, { force: true });

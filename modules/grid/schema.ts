@@ -1,5 +1,6 @@
 /** Drizzle schema of the grid module (PostgreSQL schema `grid`). */
 import {
+  bigint,
   boolean,
   doublePrecision,
   integer,
@@ -156,4 +157,13 @@ export const cellIoModules = gridSchema.table("cell_io_modules", {
   moduleId: text("module_id").notNull(),
   slot: smallint("slot").notNull(),
   active: boolean("active").notNull(),
+});
+
+/**
+ * Counters bumped by triggers (migration 0027) when the structure or a cell's placement or
+ * credential changes: one row to compare instead of scanning the tables.
+ */
+export const changeCounters = gridSchema.table("change_counters", {
+  name: text("name").primaryKey(),
+  version: bigint("version", { mode: "number" }).notNull(),
 });

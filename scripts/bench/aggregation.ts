@@ -74,7 +74,8 @@ export async function benchAggregation(dir: string, sizes: Sizes): Promise<Resul
     const written = await writeSlot(store, cells, slot);
     const closeAt = slot + SLOT_MS + SLOT_GRACE_MS;
     const first = await timeOnce(() => aggregator.flush(closeAt));
-    const { closeMs, rollupMs } = aggregator.lastFlush;
+    const { closeMs, rollupMs, parts } = aggregator.lastFlush;
+    const rss = Deno.memoryUsage();
     // Each recomputation a minute after the previous close: a large re-close waits that long.
     let at = closeAt;
     const again = await timeRepeated(async () => {
@@ -95,7 +96,13 @@ export async function benchAggregation(dir: string, sizes: Sizes): Promise<Resul
       `  aggregation: ${written.rows} rows in ${(written.ms / 1000).toFixed(1)} s of appends; ` +
         `flush ${first.toFixed(0)} ms (incremental close ${closeMs.toFixed(0)} ms, rollups ${
           rollupMs.toFixed(0)
-        } ms); SQL recomputation of the slot p50 ${summarize(again).p50.toFixed(0)} ms`,
+        } ms: event flags ${parts?.flagsMs.toFixed(0)} ms, sums to columns ${
+          parts?.columnsMs.toFixed(0)
+        } ms, write ${parts?.writeMs.toFixed(0)} ms); SQL recomputation of the slot p50 ${
+          summarize(again).p50.toFixed(0)
+        } ms; after the close RSS ${(rss.rss / 2 ** 20).toFixed(0)} MB, V8 heap ${
+          (rss.heapUsed / 2 ** 20).toFixed(0)
+        } MB`,
     );
     return [
       {
