@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { sql } from "drizzle-orm";
 import { unzipSync } from "fflate";
-import { SLOT_GRACE_MS, SLOT_MS } from "../../core/mod.ts";
+import { releaseNativeHandles, SLOT_GRACE_MS, SLOT_MS } from "../../core/mod.ts";
 import { backfill, DEMO_USERS, demoSimCells, OTHER_ADMIN } from "../../modules/demo/mod.ts";
 import type { StationGroupDto } from "../../modules/grid/mod.ts";
 import type {
@@ -573,6 +573,7 @@ async function readBack(source: string, value: string, database = false): Promis
   } finally {
     c.closeSync();
     instance.closeSync();
+    await releaseNativeHandles();
   }
 }
 
@@ -643,5 +644,6 @@ async function readWide(path: string, sep: string, columns: Record<string, strin
   } finally {
     c.closeSync();
     instance.closeSync();
+    await releaseNativeHandles();
   }
 }
