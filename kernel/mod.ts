@@ -67,6 +67,7 @@ export {
   SHADE,
   wrap,
 } from "./pdf.ts";
+export { type WallClock, wallClock, zoneOffset } from "./wall_clock.ts";
 export {
   type BodyLimit,
   DEFAULT_BODY_BYTES,

@@ -3,6 +3,7 @@
  * day, week (Monday 00:00 on) or month of the customer's time zone, started a delay after the
  * period ended so that its last 10-minute, hourly and daily aggregates are closed. Pure.
  */
+import { wallClock, zoneOffset } from "../../kernel/mod.ts";
 import type { ScheduleFrequency } from "./contract.ts";
 
 export { LONGEST_PERIOD_DAYS } from "./contract.ts";
@@ -17,53 +18,12 @@ interface LocalDate {
   d: number;
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-/** The wall clock of `ms` in `timeZone` (an unknown zone reads as UTC). */
-function wall(ms: number, timeZone: string): LocalDate & { h: number; min: number; s: number } {
-  let format = formats.get(timeZone);
-  if (!format) {
-    try {
-      format = new Intl.DateTimeFormat("en-US", {
-        timeZone,
-        hourCycle: "h23",
-        year: "numeric",
-        month: "numeric",
-        day: "numeric",
-        hour: "numeric",
-        minute: "numeric",
-        second: "numeric",
-      });
-    } catch {
-      return wall(ms, "UTC");
-    }
-    formats.set(timeZone, format);
-  }
-  const part = Object.fromEntries(
-    format.formatToParts(new Date(ms)).map((p) => [p.type, Number(p.value)]),
-  ) as Record<string, number>;
-  return {
-    y: part.year!,
-    m: part.month! - 1,
-    d: part.day!,
-    h: part.hour!,
-    min: part.minute!,
-    s: part.second!,
-  };
-}
-
-/** The offset of `timeZone` at `ms` (local minus UTC, ms). */
-function offset(ms: number, timeZone: string): number {
-  const w = wall(ms, timeZone);
-  return Date.UTC(w.y, w.m, w.d, w.h, w.min, w.s) - Math.floor(ms / 1000) * 1000;
-}
-
 /** The instant of local midnight starting the date (the first instant of that date). */
 export function localMidnight(date: LocalDate, timeZone: string): number {
   const guess = Date.UTC(date.y, date.m, date.d);
-  let t = guess - offset(guess, timeZone);
+  let t = guess - zoneOffset(guess, timeZone);
   // Across a change of offset the first guess is an hour off: correct once more.
-  t = guess - offset(t, timeZone);
+  t = guess - zoneOffset(t, timeZone);
   return t;
 }
 
@@ -96,8 +56,8 @@ function previousStart(frequency: ScheduleFrequency, start: LocalDate): LocalDat
 
 /** The local date of an instant; a time of day before the period's midnight is the day before. */
 function dateOf(ms: number, timeZone: string): LocalDate {
-  const w = wall(ms, timeZone);
-  return { y: w.y, m: w.m, d: w.d };
+  const w = wallClock(ms, timeZone);
+  return { y: w.year, m: w.month - 1, d: w.day };
 }
 
 /** The last whole period that ended at or before `at`: [from, to) in UTC ms. */

@@ -4,6 +4,7 @@
  * included), which ISO week a run analyses, which status changes are allowed, and the names of
  * the reports a run creates.
  */
+import { wallClock, zoneOffset } from "../../../kernel/mod.ts";
 import {
   AUTO_ACTION_STATUSES,
   type AutoAction,
@@ -35,37 +36,6 @@ export function isoWeekLabel(monday: number): string {
   return `${year}-W${String(week).padStart(2, "0")}`;
 }
 
-/** The wall clock of `t` in `timeZone`: year, month (1-12), day, hour, minute, ISO weekday. */
-export function wallClock(t: number, timeZone: string) {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "numeric",
-    day: "numeric",
-    hour: "numeric",
-    minute: "numeric",
-    weekday: "short",
-  }).formatToParts(new Date(t));
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
-  const weekday = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].indexOf(get("weekday")) + 1;
-  return {
-    year: Number(get("year")),
-    month: Number(get("month")),
-    day: Number(get("day")),
-    hour: Number(get("hour")) % 24,
-    minute: Number(get("minute")),
-    weekday,
-  };
-}
-
-/** Offset of `timeZone` from UTC at `t`, ms (east positive). */
-function offsetAt(t: number, timeZone: string): number {
-  const w = wallClock(t, timeZone);
-  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute);
-  return asUtc - Math.floor(t / 60_000) * 60_000;
-}
-
 /**
  * The instant the wall clock of `timeZone` shows `date` (UTC fields: year, month, day) at
  * `hour`:00. A time skipped by the spring change (02:30 in Europe) is the first instant after
@@ -75,14 +45,14 @@ export function zonedHour(dateUtc: number, hour: number, timeZone: string): numb
   const wall = Math.floor(dateUtc / DAY_MS) * DAY_MS + hour * HOUR_MS;
   // Try the offsets around the wanted time; the earliest instant that shows it wins.
   const candidates = [wall - 14 * HOUR_MS, wall, wall + 14 * HOUR_MS]
-    .map((probe) => wall - offsetAt(probe, timeZone));
+    .map((probe) => wall - zoneOffset(probe, timeZone));
   const exact = candidates.filter((t) => {
     const w = wallClock(t, timeZone);
     return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute) === wall;
   }).sort((a, b) => a - b);
   if (exact.length) return exact[0]!;
   // In the gap the clock jumps from the smaller offset to the larger one: the jump's instant.
-  return wall - Math.min(offsetAt(wall - DAY_MS, timeZone), offsetAt(wall + DAY_MS, timeZone));
+  return wall - Math.min(zoneOffset(wall - DAY_MS, timeZone), zoneOffset(wall + DAY_MS, timeZone));
 }
 
 /** When a run is due: a weekday (ISO, Monday 1) at an hour of the customer's wall clock. */
