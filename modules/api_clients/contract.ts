@@ -162,7 +162,7 @@ export {
 export {
   eventDetailDto,
   eventDto,
-  eventFilterQuery,
   RECORDING_FORMATS,
   recordingStateDto,
+  strictEventFilter,
 } from "../voltage_events/contract.ts";

@@ -370,6 +370,12 @@ const checkFilter = (q: Partial<FilterFields>, ctx: z.RefinementCtx) => {
 export const eventFilterQuery = z.object(filterFields).superRefine(checkFilter);
 export type EventFilter = z.output<typeof eventFilterQuery>;
 
+/** The filters beside other query fields (another API's paging), any unknown field refused. */
+export const strictEventFilter = <T extends z.ZodRawShape>(extra: T) =>
+  z.strictObject({ ...filterFields, ...extra }).superRefine((q, ctx) =>
+    checkFilter(q as Partial<FilterFields>, ctx)
+  );
+
 /** `GET /pqe/events`: the filters and a 1-based page. */
 export const eventListQuery = z.object({
   ...filterFields,

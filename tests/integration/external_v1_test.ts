@@ -338,6 +338,8 @@ for (const kind of databaseKinds()) {
           );
           assert.equal(badRange.status, 400);
           assert.equal((await badRange.json()).params.issues[0].key, "validation.endBeforeStart");
+          // An unknown parameter is refused, as on the other lists (not silently ignored).
+          assert.equal((await call("GET", `/pq/events?nod=${node}`, read)).status, 400);
           assert.equal((await call("POST", `/pq/events/${eventKey}/recording`, read)).status, 403);
           const asked = await call("POST", `/pq/events/${eventKey}/recording`, write);
           assert.equal(asked.status, 202);

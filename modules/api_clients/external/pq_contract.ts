@@ -6,12 +6,12 @@
 import { z } from "zod";
 import {
   eventDto,
-  eventFilterQuery,
   RECORDING_FORMATS,
   recordingStateDto,
   REPORT_RESULTS,
   REPORT_STATUSES,
   reportDto,
+  strictEventFilter,
 } from "../contract.ts";
 import { PAGE_SIZE, pageOf } from "./contract.ts";
 
@@ -32,8 +32,11 @@ export const pqReportsQuery = z.strictObject({
 });
 export type PqReportsQuery = z.output<typeof pqReportsQuery>;
 
-/** `GET /external/v1/pq/events`: paging and the events screen's filters (and their rules). */
-export const pqEventsQuery = eventFilterQuery.safeExtend(paging);
+/**
+ * `GET /external/v1/pq/events`: paging and the events screen's filters (and their rules); an
+ * unknown parameter is refused like on the other lists.
+ */
+export const pqEventsQuery = strictEventFilter(paging);
 export type PqEventsQuery = z.output<typeof pqEventsQuery>;
 
 /** `{key}` of a report or an event. */
