@@ -191,7 +191,7 @@ function OperationCard(
   const { t } = useTranslation("api-clients");
   const [open, setOpen] = useState(false);
   const [values, setValues] = useState<Record<string, string>>({});
-  const [body, setBody] = useState("{}");
+  const [body, setBody] = useState(op.bodyExample);
   const [answer, setAnswer] = useState<
     { status: number; text: string; file?: { url: string; name: string } } | null
   >(null);

@@ -23,6 +23,8 @@ export interface DocOperation {
   parameters: DocParameter[];
   successStatus: string;
   hasBody: boolean;
+  /** A JSON body to start a try-out from, built from the request body's schema. */
+  bodyExample: string;
 }
 
 /** The APIs of external_v1 in the spec's order (spec 7: gsm, dm, pq, fm). */
@@ -51,10 +53,63 @@ export function operationsByApi(doc: unknown): Record<string, DocOperation[]> {
         })),
         successStatus: Object.keys(responses).find((s) => s !== "default") ?? "200",
         hasBody: op.requestBody !== undefined,
+        bodyExample: JSON.stringify(exampleOf(requestSchema(op), doc as Json), null, 2),
       });
     }
   }
   return out;
+}
+
+function requestSchema(op: Json): unknown {
+  const content = ((op.requestBody as Json | undefined)?.content ?? {}) as Record<string, Json>;
+  return content["application/json"]?.schema;
+}
+
+/**
+ * An example value of a JSON schema: its `example`, `default` or first enum value, else a value
+ * of its type (objects with their required properties, all of them when none is required).
+ * References within the document are followed, at most 8 levels deep.
+ */
+export function exampleOf(schema: unknown, doc: Json, depth = 0): unknown {
+  let s = (schema ?? {}) as Json;
+  if (typeof s.$ref === "string" && depth < 8) {
+    const target = s.$ref.replace(/^#\//, "").split("/").reduce<unknown>(
+      (node, key) => (node as Json | undefined)?.[key],
+      doc,
+    );
+    return exampleOf(target, doc, depth + 1);
+  }
+  if (s.example !== undefined) return s.example;
+  if (s.default !== undefined) return s.default;
+  if (s.const !== undefined) return s.const;
+  if (Array.isArray(s.enum) && s.enum.length) return s.enum[0];
+  const variants = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
+  if (variants?.length) {
+    const first = variants.find((v) => (v as Json).type !== "null") ?? variants[0];
+    return exampleOf(first, doc, depth + 1);
+  }
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== "null") : s.type;
+  switch (type) {
+    case "object": {
+      const properties = (s.properties ?? {}) as Record<string, unknown>;
+      const required = (s.required as string[] | undefined) ?? [];
+      const keys = required.length ? required : Object.keys(properties);
+      return Object.fromEntries(keys.map((k) => [k, exampleOf(properties[k], doc, depth + 1)]));
+    }
+    case "array": {
+      const min = typeof s.minItems === "number" ? s.minItems : 0;
+      return min > 0 ? [exampleOf(s.items, doc, depth + 1)] : [];
+    }
+    case "string":
+      return s.format === "date-time" ? new Date(0).toISOString() : "";
+    case "integer":
+    case "number":
+      return typeof s.minimum === "number" ? s.minimum : 0;
+    case "boolean":
+      return false;
+    default:
+      return s.properties ? exampleOf({ ...s, type: "object" }, doc, depth + 1) : {};
+  }
 }
 
 /** The URL of a try-out call: path parameters filled in, empty query values left out. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { operationsByApi, serverPath, tryOutUrl } from "./openapi-model.ts";
+import { exampleOf, operationsByApi, serverPath, tryOutUrl } from "./openapi-model.ts";
 
 const DOC = {
   servers: [{ url: "http://gw.test/external/v1" }],
@@ -41,4 +41,45 @@ Deno.test("tryOutUrl() fills path parameters, encodes them and skips empty query
     "/external/v1/fm/cells/c?page=2",
   );
   assert.equal(serverPath(DOC, "http://localhost"), "/external/v1");
+});
+
+Deno.test("exampleOf() starts a try-out body from the schema: required fields, refs, enums", () => {
+  const doc = {
+    components: {
+      schemas: {
+        Period: {
+          type: "object",
+          required: ["start"],
+          properties: {
+            start: { type: "string", format: "date-time" },
+            note: { type: "string" },
+          },
+        },
+      },
+    },
+  };
+  const body = {
+    type: "object",
+    required: ["name", "standard", "period", "feeders", "limit"],
+    properties: {
+      name: { type: "string", example: "Week 47" },
+      standard: { type: "string", enum: ["EN50160", "CUSTOM"] },
+      period: { $ref: "#/components/schemas/Period" },
+      feeders: { type: "array", minItems: 1, items: { type: "string" } },
+      limit: { anyOf: [{ type: "null" }, { type: "integer", minimum: 3 }] },
+      optional: { type: "boolean" },
+    },
+  };
+  assert.deepEqual(exampleOf(body, doc), {
+    name: "Week 47",
+    standard: "EN50160",
+    period: { start: "1970-01-01T00:00:00.000Z" },
+    feeders: [""],
+    limit: 3,
+  });
+  // A body without a schema (or an operation without a body) starts as {}.
+  assert.deepEqual(exampleOf(undefined, doc), {});
+  // A reference cycle ends instead of recursing for ever.
+  const cyclic = { components: { schemas: { A: { $ref: "#/components/schemas/A" } } } };
+  assert.deepEqual(exampleOf({ $ref: "#/components/schemas/A" }, cyclic), {});
 });
