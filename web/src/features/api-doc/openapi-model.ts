@@ -71,7 +71,7 @@ function requestSchema(op: Json): unknown {
  * References within the document are followed, at most 8 levels deep.
  */
 export function exampleOf(schema: unknown, doc: Json, depth = 0): unknown {
-  let s = (schema ?? {}) as Json;
+  const s = (schema ?? {}) as Json;
   if (typeof s.$ref === "string" && depth < 8) {
     const target = s.$ref.replace(/^#\//, "").split("/").reduce<unknown>(
       (node, key) => (node as Json | undefined)?.[key],
