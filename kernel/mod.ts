@@ -24,6 +24,7 @@ export {
   createJwtVerifier,
   holdsKey,
   isAppAdmin,
+  issuedAtMs,
   isSuperRole,
   type Principal,
   principalFromClaims,

@@ -28,6 +28,27 @@ export function profileClaims(user: LoginUser, customer: CustomerDto): Record<st
   };
 }
 
+/**
+ * The claims the provider adds to an access token: the profile and `iat_ms`, the issue time in
+ * ms within `iat`'s second (revocation compares it with access changes, kernel `issuedAtMs`).
+ * The time is read before the account lookup: a new token has no `iat` yet (the provider sets
+ * it to this second), and a lookup ending in the next second would put `iat_ms` outside `iat`'s
+ * second, which counts as that second's start and so before a revocation made earlier in it.
+ */
+export async function accessTokenClaims(
+  tokenIat: unknown,
+  lookUp: () => Promise<Record<string, unknown> | undefined>,
+  now: () => number = Date.now,
+): Promise<Record<string, unknown> | undefined> {
+  const issuedMs = now();
+  const iat = typeof tokenIat === "number" ? tokenIat : Math.floor(issuedMs / 1000);
+  const iatMs = Math.max(iat * 1000, Math.min(issuedMs, iat * 1000 + 999));
+  const claims = await lookUp();
+  if (!claims) return undefined;
+  const { sub: _sub, ...rest } = claims;
+  return { ...rest, iat_ms: iatMs };
+}
+
 /** True when the e-mail's domain is among the customer's authorized domains (or none are set). */
 export function emailDomainAuthorized(email: string, domains: readonly string[]): boolean {
   if (domains.length === 0) return true;

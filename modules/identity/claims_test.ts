@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { CustomerDto } from "../customers/mod.ts";
 import type { LoginUser } from "../users/mod.ts";
-import { emailDomainAuthorized, profileClaims, subjectOf } from "./claims.ts";
+import { accessTokenClaims, emailDomainAuthorized, profileClaims, subjectOf } from "./claims.ts";
+import { issuedAtMs } from "../../kernel/mod.ts";
 
 function customer(overrides: Partial<CustomerDto> = {}): CustomerDto {
   return {
@@ -105,4 +106,31 @@ Deno.test("emailDomainAuthorized() refuses look-alike and foreign domains", () =
   assert.equal(emailDomainAuthorized("evil@attacker-demo-ew.ch", domains), false);
   assert.equal(emailDomainAuthorized("evil@attacker.com", domains), false);
   assert.equal(emailDomainAuthorized("demo-ew.ch@attacker.com", domains), false);
+});
+
+Deno.test("an access token's iat_ms is the time it was issued, however long the account lookup takes", async () => {
+  // A token issued 1,900 ms before the next second, whose account lookup ends after it.
+  let clock = 1_700_000_000_100;
+  const claims = await accessTokenClaims(undefined, () => {
+    clock += 1_500;
+    return Promise.resolve({ sub: "gridwatch|u-1", name: "Nina" });
+  }, () => clock);
+  assert.ok(claims);
+  assert.equal(claims.sub, undefined, "the subject is the provider's own claim");
+  assert.equal(claims.name, "Nina");
+  // The provider stamps the token with the second it was made in.
+  const iat = Math.floor(1_700_000_000_100 / 1000);
+  assert.equal(issuedAtMs(iat, claims.iat_ms), 1_700_000_000_100);
+  // A revocation 50 ms before the issue does not reach it.
+  assert.ok(issuedAtMs(iat, claims.iat_ms) > 1_700_000_000_050);
+});
+
+Deno.test("an access token with the provider's iat keeps iat_ms inside that second", async () => {
+  const claims = await accessTokenClaims(
+    1_700_000_000,
+    () => Promise.resolve({}),
+    () => 1_700_000_003_250,
+  );
+  assert.equal(claims?.iat_ms, 1_700_000_000_999);
+  assert.equal(await accessTokenClaims(1, () => Promise.resolve(undefined)), undefined);
 });

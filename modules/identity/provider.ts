@@ -10,7 +10,7 @@ import type { Db, EventBus, Logger } from "../../kernel/mod.ts";
 import type { UsersService } from "../users/mod.ts";
 import { createAdapterClass } from "./adapter.ts";
 import { API_AUDIENCE, OIDC_PATH, WEB_CLIENT_ID } from "./constants.ts";
-import { profileClaims } from "./claims.ts";
+import { accessTokenClaims, profileClaims } from "./claims.ts";
 import { submitLogin } from "./login_form.ts";
 import {
   type Language,
@@ -141,12 +141,7 @@ function configuration(deps: ProviderDeps): Configuration {
       if (token.kind !== "AccessToken" || !("accountId" in token) || !token.accountId) {
         return undefined;
       }
-      const claims = await findUser(String(token.accountId));
-      if (!claims) return undefined;
-      const { sub: _sub, ...rest } = claims;
-      // The issue time in ms, within iat's second: revocation compares it with access changes.
-      const iat = typeof token.iat === "number" ? token.iat : Math.floor(Date.now() / 1000);
-      return { ...rest, iat_ms: Math.max(iat * 1000, Math.min(Date.now(), iat * 1000 + 999)) };
+      return await accessTokenClaims(token.iat, () => findUser(String(token.accountId)));
     },
     // The spec's login uses prompt=login (no consent prompt) yet asks for offline_access:
     // refresh tokens are what the session dialog's Continue uses to renew silently.
