@@ -33,8 +33,7 @@ import {
   inputGate,
   loadConfig,
   type Logger,
-  migrate,
-  openDatabase,
+  openMigratedDatabase,
   type PlatformModule,
   requireAuth,
   serveWebApp,
@@ -100,8 +99,10 @@ export async function startPlatform(
   logger: Logger = createLogger(config.logLevel),
   options: PlatformOptions = {},
 ): Promise<Platform> {
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
-  const applied = await migrate(database);
+  const { database, applied } = await openMigratedDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+  });
   if (applied.length) logger.info("Migrations applied", { applied, database: database.kind });
   const core = await startStreamingCore({ ...config, logger });
   const { db } = database;

@@ -2,9 +2,10 @@
  * Applies the SQL files of db/migrations in name order, each once and inside its own
  * transaction, so a failed migration leaves the database as it was.
  */
+import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { sql } from "drizzle-orm";
-import type { Database } from "./db.ts";
+import { type Database, isNewCluster, openDatabase, preparedCluster, templateDir } from "./db.ts";
 
 const MIGRATIONS_DIR = new URL("../db/migrations/", import.meta.url);
 
@@ -32,6 +33,38 @@ export async function migrate(database: Database, dir: URL = MIGRATIONS_DIR): Pr
     applied.push(name);
   }
   return applied;
+}
+
+/**
+ * Opens the database as {@link openDatabase} does and applies the pending migrations. During a
+ * test run (`GRIDWATCH_PGLITE_TEMPLATES`), a new PGlite cluster starts from one migrated once
+ * for the run, so nothing is left to apply.
+ */
+export async function openMigratedDatabase(
+  opts: { url?: string | undefined; dataDir: string },
+): Promise<{ database: Database; applied: string[] }> {
+  const templates = templateDir();
+  const initial = !opts.url && templates && isNewCluster(opts.dataDir)
+    ? await preparedCluster(templates, `migrated-${await migrationsKey()}`, async (database) => {
+      await migrate(database);
+    })
+    : undefined;
+  const database = await openDatabase({ ...opts, initial });
+  try {
+    return { database, applied: await migrate(database) };
+  } catch (error) {
+    await database.close().catch(() => {});
+    throw error;
+  }
+}
+
+/** A digest of every migration's name and text. */
+async function migrationsKey(dir: URL = MIGRATIONS_DIR): Promise<string> {
+  const hash = createHash("sha256");
+  for (const name of (await readdir(dir)).filter((f) => f.endsWith(".sql")).sort()) {
+    hash.update(name).update(await readFile(new URL(name, dir)));
+  }
+  return hash.digest("hex").slice(0, 16);
 }
 
 function rowCount(result: unknown): number {

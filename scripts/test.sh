@@ -66,6 +66,45 @@ deno_suite() { # name args...
   rm -f "$log"
 }
 
+# Splits the integration test files into two shards of about equal time (longest first, each to
+# the shard with less so far; weights from tests/integration/durations.txt, 20 s when missing).
+integration_shards() {
+  local f
+  for f in tests/integration/*_test.ts; do
+    echo "$(awk -v n="$(basename "$f")" '$2 == n { print $1 }' tests/integration/durations.txt | head -1) $f"
+  done | awk '{ print ($1 == "" || NF < 2 ? 20 " " $1 : $0) }' | sort -rn |
+    awk '{ if (a <= b) { a += $1; print "A " $2 } else { b += $1; print "B " $2 } }'
+}
+
+# The integration files in two processes at once (they wait on timers, sockets and each other's
+# I/O as much as they compute); each shard's output is printed whole when both have ended.
+integration_suite() {
+  local shards; shards="$(integration_shards)"
+  local a=() b=() line
+  while read -r shard file; do
+    if [ "$shard" = A ]; then a+=("$file"); else b+=("$file"); fi
+  done <<<"$shards"
+  local log_a log_b; log_a="$(mktemp)"; log_b="$(mktemp)"
+  set +e
+  npx --no-install deno test "${DENO_PERMS[@]}" "${a[@]}" >"$log_a" 2>&1 &
+  local pid_a=$!
+  npx --no-install deno test "${DENO_PERMS[@]}" "${b[@]}" >"$log_b" 2>&1 &
+  local pid_b=$!
+  wait "$pid_a"; wait "$pid_b"
+  set -e
+  local log name
+  for log in "$log_a" "$log_b"; do
+    name="integration ($([ "$log" = "$log_a" ] && echo 1 || echo 2) of 2)"
+    echo "==> $name"
+    cat "$log"
+    line="$(grep -E '(ok|FAILED) \| [0-9]+ passed' "$log" | tail -1 || true)"
+    if [ -z "$line" ]; then count "$name" 0 1; continue; fi
+    count "$name" "$(echo "$line" | sed -nE 's/.*\| ([0-9]+) passed.*/\1/p')" \
+      "$(echo "$line" | sed -nE 's/.*\| ([0-9]+) failed.*/\1/p')"
+  done
+  rm -f "$log_a" "$log_b"
+}
+
 e2e_suite() {
   echo "==> end-to-end (Chromium)"
   local log; log="$(mktemp)"
@@ -90,10 +129,18 @@ ensure_web_build
 DENO_PERMS=(--allow-net --allow-read --allow-write --allow-env --allow-ffi --allow-sys --allow-run --v8-flags=--expose-gc)
 gate "format" npx --no-install deno fmt --check
 gate "lint" npx --no-install deno lint
-gate "type check (deno)" npx --no-install deno check --quiet main.ts kernel modules core scripts tests
+# The web app's own tests are Deno tests (tsc leaves them out); the suites below run unchecked.
+mapfile -t WEB_TESTS < <(find web/src -name '*_test.ts' -o -name '*_test.tsx' | sort)
+gate "type check (deno)" npx --no-install deno check --quiet main.ts kernel modules core scripts tests "${WEB_TESTS[@]}"
 gate "type check (web, tsc)" npx --no-install tsc -p web/tsconfig.json
-deno_suite "unit and architecture" "${DENO_PERMS[@]}" kernel modules core scripts web/src tests/arch
-deno_suite "integration" "${DENO_PERMS[@]}" tests/integration
+# A test run creates its PGlite clusters from ones made once (kernel/db.ts), kept here.
+GRIDWATCH_PGLITE_TEMPLATES="$(mktemp -d)"
+export GRIDWATCH_PGLITE_TEMPLATES
+trap 'rm -rf "$GRIDWATCH_PGLITE_TEMPLATES"' EXIT
+# The type check gate above has checked every test file: the suites do not check them again.
+deno_suite "unit and architecture" "${DENO_PERMS[@]}" --no-check --parallel kernel modules core scripts web/src tests/arch
+DENO_PERMS+=(--no-check)
+integration_suite
 e2e_suite
 
 if [ ${#FAILED_SUITES[@]} -gt 0 ]; then echo "Failed suites: ${FAILED_SUITES[*]}"; fi

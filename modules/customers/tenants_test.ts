@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
-import { migrate, openDatabase } from "../../kernel/mod.ts";
+import { openMigratedDatabase } from "../../kernel/mod.ts";
 import { CustomersService } from "./service.ts";
 
 async function world() {
-  const database = await openDatabase({ dataDir: ":memory:" });
-  await migrate(database);
+  const { database } = await openMigratedDatabase({ dataDir: ":memory:" });
   const customers = new CustomersService(database.db);
   const create = (connection: string) =>
     customers.create({

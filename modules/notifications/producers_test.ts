@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createLogger, type Database, EventBus, migrate, openDatabase } from "../../kernel/mod.ts";
+import { createLogger, EventBus, openMigratedDatabase } from "../../kernel/mod.ts";
 import type { NodeStateChanged } from "../monitoring/mod.ts";
 import type { CurrentUserDto } from "../users/mod.ts";
 import type { Mailer, MailMessage } from "./mailer.ts";
@@ -101,9 +101,8 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
-    const database: Database = await openDatabase({ dataDir: ":memory:" });
+    const { database } = await openMigratedDatabase({ dataDir: ":memory:" });
     try {
-      await migrate(database);
       const service = new NotificationsService(database.db);
       const bus = new EventBus(logger);
       const users = [

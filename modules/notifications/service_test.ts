@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { AppError, type Database, migrate, openDatabase } from "../../kernel/mod.ts";
+import { AppError, openMigratedDatabase } from "../../kernel/mod.ts";
 import { type NewNotification, NotificationsService, type Owner } from "./service.ts";
 
 const A: Owner = { userId: "ua", customerKey: "c1" };
@@ -8,9 +8,8 @@ const B: Owner = { userId: "ub", customerKey: "c1" };
 const A_ELSEWHERE: Owner = { userId: "ua", customerKey: "c2" };
 
 async function withService(fn: (service: NotificationsService) => Promise<void>) {
-  const database: Database = await openDatabase({ dataDir: ":memory:" });
+  const { database } = await openMigratedDatabase({ dataDir: ":memory:" });
   try {
-    await migrate(database);
     await fn(new NotificationsService(database.db));
   } finally {
     await database.close();

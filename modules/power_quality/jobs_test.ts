@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { createLogger, EventBus, JobRunner, migrate, openDatabase } from "../../kernel/mod.ts";
+import { createLogger, EventBus, JobRunner, openMigratedDatabase } from "../../kernel/mod.ts";
 import type { NodeDto } from "../grid/mod.ts";
 import type { ReportDirectory } from "./directory.ts";
 import type { ReportFinished } from "./events.ts";
@@ -16,9 +16,8 @@ const node = {
 } as unknown as NodeDto;
 
 Deno.test("ReportJobs: a report cancelled while it runs stays Cancelled, is not failed, announces nothing", async () => {
-  const database = await openDatabase({ dataDir: ":memory:" });
+  const { database } = await openMigratedDatabase({ dataDir: ":memory:" });
   try {
-    await migrate(database);
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const directory: ReportDirectory = {

@@ -12,7 +12,7 @@
 import { DuckDBTimestampValue } from "@duckdb/node-api";
 import { LatestValues, readRawValues } from "../../core/mod.ts";
 import { allocateColumns, generateColumns, WINDOW_MS } from "../../core/simulator/mod.ts";
-import { createLogger, EventBus, migrate, openDatabase } from "../../kernel/mod.ts";
+import { createLogger, EventBus, openMigratedDatabase } from "../../kernel/mod.ts";
 import type { MonitoredNode, NodeLookup } from "../../modules/monitoring/custom/nodes.ts";
 import { RequestService } from "../../modules/monitoring/custom/requests.ts";
 import { TriggerService } from "../../modules/monitoring/custom/triggers.ts";
@@ -53,12 +53,11 @@ function monitoredNodes(cells: number): MonitoredNode[] {
 export async function benchTriggers(dir: string, sizes: Sizes): Promise<Result[]> {
   const cellCount = sizes.triggerCells;
   const duck = await openDuckFile(dir, "triggers", platformMemoryLimit());
-  const database = await openDatabase({ dataDir: ":memory:" });
+  const { database } = await openMigratedDatabase({ dataDir: ":memory:" });
   try {
     const c = duck.connection;
     await c.run(rawTableDdl());
     await c.run("CREATE TABLE tick (series_id INTEGER, ts TIMESTAMP, u FLOAT, i FLOAT)");
-    await migrate(database);
 
     const nodes = monitoredNodes(cellCount);
     const byId = new Map(nodes.map((n) => [n.id, n]));

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { eq } from "drizzle-orm";
-import { AppError, type Database, migrate, openDatabase } from "../../../kernel/mod.ts";
+import { AppError, type Database, openMigratedDatabase } from "../../../kernel/mod.ts";
 import { baseCellId, CellOnboardingService, freeCellId } from "./cell_onboarding.ts";
 import { CellsService } from "./cells.ts";
 import { hashSecret, parseCredential } from "./credentials.ts";
@@ -15,10 +15,9 @@ interface World {
 }
 
 async function withWorld(fn: (w: World) => Promise<void>) {
-  const db = await openDatabase({ dataDir: ":memory:" });
+  const { database: db } = await openMigratedDatabase({ dataDir: ":memory:" });
   const cells = new CellsService(db.db);
   try {
-    await migrate(db);
     await fn({
       db,
       cells,

@@ -6,8 +6,7 @@ import {
   type Database,
   EventBus,
   fieldIssues,
-  migrate,
-  openDatabase,
+  openMigratedDatabase,
 } from "../../../kernel/mod.ts";
 import { CellMappingService, feederMappingProblem, VERDICT_MESSAGES } from "./cell_mapping.ts";
 import { CellOnboardingService } from "./cell_onboarding.ts";
@@ -105,9 +104,8 @@ interface World {
 }
 
 async function withWorld(fn: (w: World) => Promise<void>) {
-  const db = await openDatabase({ dataDir: ":memory:" });
+  const { database: db } = await openMigratedDatabase({ dataDir: ":memory:" });
   try {
-    await migrate(db);
     const bus = new EventBus(createLogger("error"));
     const nodes = await createStructure(db.db, CUSTOMER, [{
       name: "Station",

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { sql } from "drizzle-orm";
-import { type Database, migrate, openDatabase } from "../../../kernel/mod.ts";
+import { type Database, openMigratedDatabase } from "../../../kernel/mod.ts";
 import { changeCounter, createStructure, structureVersion } from "../structure/read.ts";
 import { CellOnboardingService } from "./cell_onboarding.ts";
 import { CellsService } from "./cells.ts";
@@ -15,10 +15,9 @@ interface World {
 }
 
 async function withWorld(fn: (w: World) => Promise<void>) {
-  const db = await openDatabase({ dataDir: ":memory:" });
+  const { database: db } = await openMigratedDatabase({ dataDir: ":memory:" });
   const cells = new CellsService(db.db);
   try {
-    await migrate(db);
     const nodeIds = await createStructure(db.db, CUSTOMER, [{
       name: "Station",
       mvFeederGroups: [{

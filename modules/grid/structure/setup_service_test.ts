@@ -7,8 +7,7 @@ import {
   type Database,
   EventBus,
   fieldIssues,
-  migrate,
-  openDatabase,
+  openMigratedDatabase,
   validationError,
 } from "../../../kernel/mod.ts";
 import { CellOnboardingService } from "../cells/cell_onboarding.ts";
@@ -106,9 +105,8 @@ interface World {
 }
 
 async function withWorld(fn: (w: World) => Promise<void>) {
-  const db = await openDatabase({ dataDir: ":memory:" });
+  const { database: db } = await openMigratedDatabase({ dataDir: ":memory:" });
   try {
-    await migrate(db);
     const bus = new EventBus(createLogger("error"));
     const events: CellsToConfigure[] = [];
     bus.subscribe("grid.cellsToConfigure", (e) => {

@@ -1,13 +1,6 @@
 import assert from "node:assert/strict";
 import { LatestValues, type RawSeries } from "../../../core/mod.ts";
-import {
-  AppError,
-  createLogger,
-  type Database,
-  EventBus,
-  migrate,
-  openDatabase,
-} from "../../../kernel/mod.ts";
+import { AppError, createLogger, EventBus, openMigratedDatabase } from "../../../kernel/mod.ts";
 import type { Caller } from "./access.ts";
 import type { MonitoredNode, NodeLookup } from "./nodes.ts";
 import { RequestService } from "./requests.ts";
@@ -46,9 +39,8 @@ async function withServices(
   }) => Promise<void>,
   limits = { maxRunning: 5, maxMonthlyPerCell: 3 },
 ) {
-  const database: Database = await openDatabase({ dataDir: ":memory:" });
+  const { database } = await openMigratedDatabase({ dataDir: ":memory:" });
   try {
-    await migrate(database);
     const clock = { now: T0 };
     const now = () => clock.now;
     const requests = new RequestService({
