@@ -59,7 +59,7 @@ export async function openMigratedDatabase(
 }
 
 /** A digest of every migration's name and text. */
-async function migrationsKey(dir: URL = MIGRATIONS_DIR): Promise<string> {
+export async function migrationsKey(dir: URL = MIGRATIONS_DIR): Promise<string> {
   const hash = createHash("sha256");
   for (const name of (await readdir(dir)).filter((f) => f.endsWith(".sql")).sort()) {
     hash.update(name).update(await readFile(new URL(name, dir)));

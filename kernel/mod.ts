@@ -14,7 +14,7 @@ export {
 } from "./errors.ts";
 export { ERROR_CATALOGUE, findByCode, findByKey } from "./error_catalogue.ts";
 export { type Database, type Db, openDatabase } from "./db.ts";
-export { migrate, openMigratedDatabase } from "./migrate.ts";
+export { migrate, migrationsKey, openMigratedDatabase } from "./migrate.ts";
 export { EventBus, type EventMap } from "./events.ts";
 export { hashPassword, verifyPassword } from "./passwords.ts";
 export { serveWebApp } from "./static.ts";

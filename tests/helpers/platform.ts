@@ -5,10 +5,10 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { type Platform, startPlatform } from "../../main.ts";
 import { createLogger, loadConfig } from "../../kernel/mod.ts";
 import { loginWithPassword, type Tokens } from "./oidc_login.ts";
+import { postgresTestDatabase } from "./postgres.ts";
 
 export const TEST_BASE_URL = "http://gw.test";
 
@@ -32,48 +32,12 @@ export async function startTestPlatform(
   env: Record<string, string> = {},
 ): Promise<TestPlatform> {
   const dataDir = await mkdtemp(join(tmpdir(), "gridwatch-test-"));
-  let databaseUrl: string | undefined;
-  let dropDatabase = async () => {};
-  if (kind === "postgres") {
-    const adminUrl = Deno.env.get("TEST_PG_ADMIN_URL");
-    if (!adminUrl) throw new Error("TEST_PG_ADMIN_URL is not set: run the suite through npm test");
-    const name = `gw_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    // FORCE cannot end a backend of another role (e.g. an autovacuum worker that just started
-    // on the new database): such a drop is tried again, and a database left behind is no
-    // failure of the test that used it.
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      try {
-        for (let attempt = 1;; attempt++) {
-          try {
-            await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-            return;
-          } catch (error) {
-            if (attempt === 10) {
-              console.warn(`Test database ${name} left behind: ${error}`);
-              return;
-            }
-            await new Promise((resolve) => setTimeout(resolve, 300 * attempt));
-          }
-        }
-      } finally {
-        await c.end();
-      }
-    };
-  }
+  const database = kind === "postgres" ? await postgresTestDatabase("gw_test") : undefined;
   const config = loadConfig({
     DATA_DIR: dataDir,
     PUBLIC_URL: TEST_BASE_URL,
     LOG_LEVEL: "error",
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...(database ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
   const platform = await startPlatform(config, createLogger("error"));
@@ -89,7 +53,7 @@ export async function startTestPlatform(
     login: (email, password) => loginWithPassword(fetchApp, TEST_BASE_URL, email, password),
     close: async () => {
       await platform.close();
-      await dropDatabase();
+      await database?.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };

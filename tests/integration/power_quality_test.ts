@@ -30,6 +30,7 @@ import type {
 } from "../../modules/power_quality/contract.ts";
 import { reports } from "../../modules/power_quality/schema.ts";
 import { loginWithPassword } from "../helpers/oidc_login.ts";
+import { postgresTestDatabase } from "../helpers/postgres.ts";
 import pg from "pg";
 import { databaseKinds, decodeClaims, TEST_BASE_URL } from "../helpers/platform.ts";
 
@@ -155,34 +156,13 @@ async function pdfText(pdf: Uint8Array): Promise<string> {
   }
 }
 
-/** A fresh PostgreSQL database on the server of TEST_PG_ADMIN_URL, and its drop. */
-async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = Deno.env.get("TEST_PG_ADMIN_URL")!;
-  const name = `gw_pq_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
-      await c.end();
-    },
-  };
-}
-
 for (const kind of databaseKinds()) {
   Deno.test({
     name: `power-quality reports on ${kind}: hand-made weeks, codes, cancel, restart, PDF and CSV`,
     sanitizeResources: false,
     sanitizeOps: false,
     async fn() {
-      const database = kind === "postgres" ? await postgresDatabase() : null;
+      const database = kind === "postgres" ? await postgresTestDatabase("gw_pq") : null;
       try {
         await run(database?.url);
       } finally {

@@ -13,6 +13,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
+import { postgresTestDatabase } from "../helpers/postgres.ts";
 import pg from "pg";
 import { SLOT_GRACE_MS, SLOT_MS } from "../../core/mod.ts";
 import { createLogger, loadConfig } from "../../kernel/mod.ts";
@@ -106,33 +107,13 @@ async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => bool
   throw new Error(`Timed out waiting for ${what}`);
 }
 
-async function postgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = Deno.env.get("TEST_PG_ADMIN_URL")!;
-  const name = `gw_pqa_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
-      await c.end();
-    },
-  };
-}
-
 for (const kind of databaseKinds()) {
   Deno.test({
     name: `auto-analyses on ${kind}: codes, catch-up, restart runs once, compliance verdicts`,
     sanitizeResources: false,
     sanitizeOps: false,
     async fn() {
-      const database = kind === "postgres" ? await postgresDatabase() : null;
+      const database = kind === "postgres" ? await postgresTestDatabase("gw_pqa") : null;
       try {
         await run(database?.url);
       } finally {

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { postgresTestDatabase } from "../helpers/postgres.ts";
 import pg from "pg";
 import { sql } from "drizzle-orm";
 import { type Platform, startPlatform } from "../../main.ts";
@@ -31,25 +32,9 @@ const RESET = "Blue-Kettle-42-Moss";
 /** A platform that can be stopped and started again on the same databases. */
 async function restartable(kind: DatabaseKind) {
   const dataDir = await mkdtemp(join(tmpdir(), "gridwatch-revocation-"));
-  let databaseUrl: string | undefined;
-  let drop = async () => {};
-  if (kind === "postgres") {
-    const adminUrl = Deno.env.get("TEST_PG_ADMIN_URL")!;
-    const name = `gw_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    drop = async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-      await c.end();
-    };
-  }
+  const database = kind === "postgres" ? await postgresTestDatabase("gw_test") : undefined;
+  const drop = async () => await database?.drop();
+  const databaseUrl = database?.url;
   const config = loadConfig({
     DATA_DIR: dataDir,
     PUBLIC_URL: TEST_BASE_URL,

@@ -8,6 +8,7 @@ import { readdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
+import { postgresTestDatabase } from "../helpers/postgres.ts";
 import pg from "pg";
 import { migrate, openDatabase } from "../../kernel/mod.ts";
 import { databaseKinds } from "../helpers/platform.ts";
@@ -96,25 +97,11 @@ function differences(declared: Columns, actual: Columns): string[] {
 
 for (const kind of databaseKinds()) {
   Deno.test(`drizzle schemas and the migrated ${kind} database have the same columns`, async () => {
-    let url: string | undefined;
-    let drop = async () => {};
-    if (kind === "postgres") {
-      const adminUrl = Deno.env.get("TEST_PG_ADMIN_URL")!;
-      const name = `gw_drift_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
-      const admin = new pg.Client({ connectionString: adminUrl });
-      await admin.connect();
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      const target = new URL(adminUrl);
-      target.pathname = `/${name}`;
-      url = target.toString();
-      drop = async () => {
-        const c = new pg.Client({ connectionString: adminUrl });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
-        await c.end();
-      };
-    }
+    const fresh = kind === "postgres"
+      ? await postgresTestDatabase("gw_drift", { migrated: false })
+      : undefined;
+    const url = fresh?.url;
+    const drop = async () => await fresh?.drop();
     const database = await openDatabase({ url, dataDir: ":memory:" });
     try {
       await migrate(database);
