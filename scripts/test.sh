@@ -9,6 +9,14 @@ PASSED=0
 FAILED=0
 FAILED_SUITES=()
 
+# Wall time per part of the run, printed at the end (docs/benchmarks.md "Run time").
+TIMES=()
+T0=$SECONDS
+timed() { # part
+  TIMES+=("$1 $((SECONDS - T0)) s")
+  T0=$SECONDS
+}
+
 count() { # name passed failed
   PASSED=$((PASSED + $2)); FAILED=$((FAILED + $3))
   if [ "$3" -gt 0 ]; then FAILED_SUITES+=("$1"); fi
@@ -123,6 +131,7 @@ ensure_system_packages
 ensure_node_modules
 ensure_postgres
 ensure_web_build
+timed "set-up"
 
 # --expose-gc: releaseNativeHandles (core/time_series_store.ts) collects DuckDB handles before a
 # test module's isolate is torn down (a Deno 2.9.5 Node-API finalizer crash).
@@ -133,6 +142,7 @@ gate "lint" npx --no-install deno lint
 mapfile -t WEB_TESTS < <(find web/src -name '*_test.ts' -o -name '*_test.tsx' | sort)
 gate "type check (deno)" npx --no-install deno check --quiet main.ts kernel modules core scripts tests "${WEB_TESTS[@]}"
 gate "type check (web, tsc)" npx --no-install tsc -p web/tsconfig.json
+timed "format, lint, type checks"
 # A test run creates its PGlite clusters from ones made once (kernel/db.ts), kept here.
 GRIDWATCH_PGLITE_TEMPLATES="$(mktemp -d)"
 export GRIDWATCH_PGLITE_TEMPLATES
@@ -140,9 +150,13 @@ trap 'rm -rf "$GRIDWATCH_PGLITE_TEMPLATES"' EXIT
 # The type check gate above has checked every test file: the suites do not check them again.
 deno_suite "unit and architecture" "${DENO_PERMS[@]}" --no-check --parallel kernel modules core scripts web/src tests/arch
 DENO_PERMS+=(--no-check)
+timed "unit"
 integration_suite
+timed "integration"
 e2e_suite
+timed "end-to-end"
 
+echo "Wall time: $(IFS=,; echo "${TIMES[*]}" | sed 's/,/, /g'); total $((SECONDS / 60)) min"
 if [ ${#FAILED_SUITES[@]} -gt 0 ]; then echo "Failed suites: ${FAILED_SUITES[*]}"; fi
 echo "${PASSED} passed, ${FAILED} failed"
 [ "$FAILED" -eq 0 ]
