@@ -86,6 +86,11 @@ export async function writeExport(
   const interrupt = () => connection.interrupt();
   if (ctx.exclusive) ctx.signal.addEventListener("abort", interrupt);
   try {
+    // DuckDB measures a statement's progress only with its progress bar on (not printed).
+    if (ctx.exclusive) {
+      await connection.run("SET enable_progress_bar = true");
+      await connection.run("SET enable_progress_bar_print = false");
+    }
     await attach(`${work}/stage.duckdb`, alias);
     const sorted = sortFeeders(feeders);
     const data = `${work}/out`;

@@ -571,9 +571,7 @@ async function readBack(source: string, value: string, database = false): Promis
       rows.map(([f, ph, p, n, sum, missing]) => [`${f}/${ph}/${p}`, { n, sum, missing }]),
     );
   } finally {
-    c.closeSync();
-    instance.closeSync();
-    await releaseNativeHandles();
+    await closeReader(c, instance);
   }
 }
 
@@ -642,8 +640,21 @@ async function readWide(path: string, sep: string, columns: Record<string, strin
       rows.map(([f, ph, p, n, sum, missing]) => [`${f}/${ph}/${p}`, { n, sum, missing }]),
     );
   } finally {
-    c.closeSync();
-    instance.closeSync();
-    await releaseNativeHandles();
+    await closeReader(c, instance);
   }
+}
+
+/**
+ * Closes a read-back instance: its results are collected first, while the instance that
+ * allocated them still lives (a result freed after its instance corrupts the heap:
+ * "malloc_consolidate(): unaligned fastbin chunk detected").
+ */
+async function closeReader(
+  c: { closeSync(): void },
+  instance: { closeSync(): void },
+): Promise<void> {
+  await releaseNativeHandles();
+  c.closeSync();
+  instance.closeSync();
+  await releaseNativeHandles();
 }
