@@ -506,6 +506,31 @@ async function scheduled(
   assert.equal((await download.arrayBuffer()).byteLength, mine[0]!.size_bytes);
   await second.close!();
 
+  // Run now: the last whole day as a one-off export of the schedule's selection, named after
+  // it; the schedule's next run and its count stay; someone else's schedule is not found.
+  res = await call("POST", `/dem/schedules/${schedule.key}/run`, {}, other.access_token);
+  assert.equal(res.status, 404);
+  assert.equal((await call("POST", `/dem/schedules/${crypto.randomUUID()}/run`, {})).status, 404);
+  const before = (await call<ScheduleDto>("GET", `/dem/schedules/${schedule.key}`)).body;
+  const now = await call<{ key: string }>("POST", `/dem/schedules/${schedule.key}/run`, {});
+  assert.equal(now.status, 202, JSON.stringify(now.body));
+  await exports.runner.idle();
+  const ran = (await call<ExportDto>("GET", `/dem/exports/${now.body.key}`)).body;
+  assert.equal(ran.status, "FINISHED", JSON.stringify(ran.error));
+  assert.equal(ran.schedule_key, null, "a one-off export, not a run of the period");
+  assert.match(ran.file_name, /^GDE_Daily_loads_\d{8}-\d{8}\.zip$/);
+  assert.deepEqual([ran.parameters, ran.interval, ran.format], [
+    schedule.parameters,
+    schedule.interval,
+    schedule.format,
+  ]);
+  const to = Date.parse(ran.period.to);
+  const length = (to - Date.parse(ran.period.from)) / HOUR;
+  assert.ok(length >= 23 && length <= 25, "a local day");
+  assert.ok(to <= Date.now() && to > Date.now() - 25 * HOUR, "the last whole day");
+  const unchanged = (await call<ScheduleDto>("GET", `/dem/schedules/${schedule.key}`)).body;
+  assert.deepEqual([unchanged.runs, unchanged.next_run_at], [before.runs, before.next_run_at]);
+
   res = await call("DELETE", `/dem/schedules/${schedule.key}`);
   assert.equal(res.status, 204);
   assert.equal((await call("GET", `/dem/schedules/${schedule.key}`)).status, 404);
