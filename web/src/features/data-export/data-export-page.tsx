@@ -64,7 +64,7 @@ export function DataExportPage() {
         ? <span className="text-xs text-muted-foreground">{usageText}</span>
         : null}
     >
-      <div className="grid gap-4 xl:grid-cols-[minmax(0,30rem)_minmax(0,1fr)]">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-4 xl:grid-cols-[minmax(0,30rem)_minmax(0,1fr)]">
         <AsyncState state={liveState(feeders)} onRetry={feeders.refresh}>
           {(answer) => (
             <div ref={formRef} className="min-w-0">
