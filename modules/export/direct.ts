@@ -10,7 +10,7 @@
  * (names by ENUM list lookup, local time by the zone's offsets of the period).
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { zoneOffset } from "../../kernel/wall_clock.ts";
+import { zoneOffset } from "../../kernel/mod.ts";
 import { type ExportInterval, exportParameter } from "./contract.ts";
 import type { Folder } from "./copy.ts";
 import { micros, PHASES, type StagePlan, text, valueSources } from "./stage.ts";
