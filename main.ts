@@ -211,6 +211,7 @@ export async function startPlatform(
   const exports = exportModule({
     db,
     analytics,
+    connect: () => core.timeSeries.connect(),
     bus,
     logger,
     topology: monitoring.topology,

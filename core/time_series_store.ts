@@ -21,6 +21,12 @@ export interface TimeSeriesStore {
    * cannot be opened (e.g. the disk is still full).
    */
   reopen(): Promise<void>;
+  /**
+   * A new connection on the current instance for a long job of its own (a data export), so
+   * that its statements and their interrupt never touch another reader's query; the caller
+   * closes it, once.
+   */
+  connect(): Promise<DuckDBConnection>;
   /** Flushes the WAL into the file and closes; safe to call twice. */
   close(): Promise<void>;
 }
@@ -85,6 +91,7 @@ export async function openTimeSeriesStore(
     connection: follow(() => current.connection),
     writer: follow(() => current.writer),
     aggregation: follow(() => current.aggregation),
+    connect: () => current.instance.connect(),
     reopen: async () => {
       await shut();
       current = await open();

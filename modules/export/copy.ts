@@ -18,9 +18,13 @@ export function folderName(name: string): string {
 }
 
 /** A folder of the directory structure: its path and the staged rows it holds. */
-interface Folder {
+export interface Folder {
   path: string[];
   where: string;
+  /** The same as parts: the feeders (file order) and the UTC months, when not all. */
+  ords?: number[];
+  from?: number;
+  to?: number;
 }
 
 /** The folders of a structure, in file order (months in UTC). */
@@ -44,7 +48,7 @@ export function foldersOf(
   for (const { path, ords } of groups.values()) {
     const where = `ord IN (${ords.join(", ")})`;
     if (structure !== "month") {
-      folders.push({ path, where });
+      folders.push({ path, where, ords });
       continue;
     }
     const month = new Date(from);
@@ -55,6 +59,9 @@ export function foldersOf(
       folders.push({
         path: [...path, d.toISOString().slice(0, 7)],
         where: `${where} AND time_utc >= ${micros(start)} AND time_utc < ${micros(next)}`,
+        ords,
+        from: start,
+        to: next,
       });
       start = next;
     }
@@ -62,7 +69,10 @@ export function foldersOf(
   return folders;
 }
 
-/** COPY of the staged rows to CSV or Parquet, one file per folder of the structure. */
+/**
+ * COPY to CSV or Parquet, one file per folder of the structure: of the staged rows, or of the
+ * long layout `direct` builds for a folder (direct.ts); `copied` runs each COPY (progress).
+ */
 export async function copyOut(
   connection: DuckDBConnection,
   alias: string,
@@ -70,6 +80,8 @@ export async function copyOut(
   sorted: readonly ExportFeeder[],
   dir: string,
   signal: AbortSignal,
+  direct?: (folder: Folder) => string,
+  copied: (statement: string, k: number, n: number) => Promise<unknown> = (q) => connection.run(q),
 ): Promise<void> {
   const csv = job.format === "csv";
   const decimal = (column: string) =>
@@ -79,7 +91,9 @@ export async function copyOut(
   const bom = csv ? "\ufeff" : "";
   const parameters = job.parameters.map((key) => exportParameter(key)!);
   const header = (p: (typeof parameters)[number]) => p.unit ? `${p.key} (${p.unit})` : p.key;
-  const select = (where: string) => {
+  const select = (folder: Folder) => {
+    const where = folder.where ? `WHERE ${folder.where}` : "";
+    const long = direct ? direct(folder) : longSelect(alias, where);
     if (job.layout === "wide") {
       const columns = parameters.map((p, k) =>
         `${csv ? decimal(`v${k}`) : `v${k}`} AS "${header(p)}"`
@@ -97,27 +111,29 @@ export async function copyOut(
     return csv
       ? `SELECT ${times(true, bom)}, station, node, feeder_id, feeder, phase, parameter,
           ${decimal("value")} AS value, unit, quality
-        FROM (${longSelect(alias, where)})`
-      : longSelect(alias, where);
+        FROM (${long})`
+      : long;
   };
   const options = csv
     ? `(FORMAT csv, HEADER, DELIMITER ${text(job.separator)})`
     : `(FORMAT parquet, COMPRESSION zstd)`;
   const ext = csv ? "csv" : "parquet";
   const seen = new Set<string>();
-  for (const folder of foldersOf(sorted, job.structure, job.from, job.to)) {
+  const folders = foldersOf(sorted, job.structure, job.from, job.to);
+  for (const [k, folder] of folders.entries()) {
     signal.throwIfAborted();
     // Two feeders of one name in a node share the folder: their rows go in one file.
     let path = folder.path.join("/");
     for (let n = 2; seen.has(path); n++) path = `${folder.path.join("/")}_${n}`;
     seen.add(path);
     const name = [job.baseName, ...folder.path].join("_");
-    const where = folder.where ? `WHERE ${folder.where}` : "";
     await mkdir(`${dir}/${path}`, { recursive: true });
-    await connection.run(
-      `COPY (${select(where)}) TO ${
+    await copied(
+      `COPY (${select(folder)}) TO ${
         text(`${dir}/${path ? `${path}/` : ""}${name}.${ext}`)
       } ${options}`,
+      k,
+      folders.length,
     );
   }
   await connection.run(

@@ -28,6 +28,8 @@ export { ExportService } from "./service.ts";
 export interface ExportDeps extends ExportFeederDeps {
   db: Db;
   analytics: DuckDBConnection;
+  /** A connection of its own for each running export (else `analytics` is shared). */
+  connect?: () => Promise<DuckDBConnection>;
   bus: EventBus;
   logger: Logger;
   /** Folder of the export files (DATA_DIR/exports). */
@@ -56,6 +58,7 @@ export function exportModule(deps: ExportDeps): ExportModule {
   const service = new ExportService({
     repository: new ExportRepository(deps.db),
     analytics: deps.analytics,
+    connect: deps.connect,
     feeders: exportFeederDirectory(deps),
     bus: deps.bus,
     logger,

@@ -164,6 +164,15 @@ export function exportRoutes(
       async (c) =>
         c.json(await schedules.update(...who(c), c.req.param("key"), c.req.valid("json"))),
     )
+    .post(
+      "/schedules/:key/run",
+      doc({
+        summary: "Runs a scheduled export now: its last whole period, as a new export",
+        answer: createdDto,
+        status: 202,
+      }),
+      async (c) => c.json(await schedules.runNow(...who(c), c.req.param("key")), 202),
+    )
     .delete(
       "/schedules/:key",
       doc({ summary: "Deletes a scheduled export (its files stay)", status: 204 }),

@@ -18,7 +18,13 @@ import {
   type ScheduleInput,
   type SchedulesDto,
 } from "./contract.ts";
-import { LONGEST_PERIOD_DAYS, nextRunAfter, periodOfRun, RUN_DELAY_MS } from "./schedule_time.ts";
+import {
+  LONGEST_PERIOD_DAYS,
+  nextRunAfter,
+  periodBefore,
+  periodOfRun,
+  RUN_DELAY_MS,
+} from "./schedule_time.ts";
 import { exports, type ScheduleRow, schedules } from "./schema.ts";
 import type { CustomerFormat, ExportService, NewExport } from "./service.ts";
 
@@ -109,6 +115,22 @@ export class ScheduleService {
       updatedAt: new Date(),
     }).where(eq(schedules.key, key)).returning();
     return scheduleDto(row!);
+  }
+
+  /**
+   * Runs a schedule now, out of its rhythm (docs/export.md "Scheduled exports"): its selection
+   * over its last whole day, week or month, as a one-off export of the user's (a new file and a
+   * notification); the schedule's next run and run count stay, so the regular run of that
+   * period still comes. A paused schedule runs too. Refused like a new export.
+   */
+  async runNow(customerKey: string, userId: string, key: string): Promise<{ key: string }> {
+    const schedule = await this.#own(customerKey, userId, key);
+    const { timezone } = await this.#deps.customerFormat(customerKey);
+    const period = periodBefore(schedule.frequency as ScheduleFrequency, Date.now(), timezone);
+    return await this.#deps.exports.create(customerKey, userId, {
+      ...this.#input(schedule),
+      period: { from: new Date(period.from).toISOString(), to: new Date(period.to).toISOString() },
+    });
   }
 
   async delete(customerKey: string, userId: string, key: string): Promise<void> {

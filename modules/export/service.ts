@@ -46,6 +46,8 @@ export interface CustomerFormat {
 export interface ExportServiceDeps {
   repository: ExportRepository;
   analytics: DuckDBConnection;
+  /** A connection of its own for each running export: cancel interrupts its statement. */
+  connect?: () => Promise<DuckDBConnection>;
   feeders: ExportFeederDirectory;
   bus: EventBus;
   logger: Logger;
@@ -243,8 +245,11 @@ export class ExportService implements JobQueue<ExportJob> {
     const feeders = await this.#deps.feeders.resolve(row.customerKey, row.feeders);
     const target = this.#path(row.key);
     let rows = 0;
+    // Two exports (or an export and a chart) on one connection would start a statement while
+    // the other's is running, which DuckDB does not allow on one connection.
+    const own = this.#deps.connect ? await this.#deps.connect() : undefined;
     const size = await writeExport(
-      this.#deps.analytics,
+      own ?? this.#deps.analytics,
       {
         key: row.key,
         baseName: row.fileName.replace(/\.zip$/, ""),
@@ -262,6 +267,7 @@ export class ExportService implements JobQueue<ExportJob> {
       target,
       {
         signal: ctx.signal,
+        exclusive: own !== undefined,
         progress: (done, total, stage) => {
           if (done >= 0) {
             rows = total;
@@ -276,7 +282,7 @@ export class ExportService implements JobQueue<ExportJob> {
           ctx.progress(percent, stage);
         },
       },
-    );
+    ).finally(() => own?.closeSync());
     this.#rows.delete(job.id);
     if (!await this.#repo.finish(row.key, size, rows, new Date())) {
       // Cancelled or deleted while the last step ran: no file stays.

@@ -52,54 +52,12 @@ export async function stage(
   sorted: readonly ExportFeeder[],
   ctx: WriteContext,
 ): Promise<void> {
-  const parameters = job.parameters.map((key) => exportParameter(key)!);
-  // The names are ENUM columns: one or two bytes a row through the staging sort, and written
-  // to Parquet as dictionary codes without hashing a string per row (docs/benchmarks.md).
-  const enumOf = (values: readonly string[]) =>
-    `ENUM (${[...new Set(values)].map(text).join(", ")})`;
-  const types: Record<string, readonly string[]> = {
-    station: sorted.map((f) => f.station_name),
-    node: sorted.map((f) => f.node_name),
-    feeder_id: sorted.map((f) => f.feeder_id),
-    feeder: sorted.map((f) => f.feeder_name),
-    phase: PHASES,
-    parameter: parameters.map((p) => p.key),
-    unit: parameters.map((p) => p.unit),
-    quality: QUALITY,
-  };
-  for (const [name, values] of Object.entries(types)) {
-    await connection.run(`CREATE TYPE ${alias}.gw_${name} AS ${enumOf(values)}`);
-  }
-  const t = (name: string) => `${alias}.gw_${name}`;
-  await connection.run(`CREATE TABLE ${alias}.feeders (ord INTEGER, ph UTINYINT,
-    series_id INTEGER, station ${t("station")}, node ${t("node")}, feeder_id ${t("feeder_id")},
-    feeder ${t("feeder")}, phase ${t("phase")})`);
-  // A probe that never reported gets an id no stored series has: its rows are all gaps.
-  let pseudo = -1;
-  const rows = sorted.flatMap((f, ord) =>
-    PHASES.map((phase, k) => {
-      const id = f.series[k] ?? (k === 3 ? undefined : pseudo--);
-      return id === undefined
-        ? null
-        : `(${ord}, ${k}, ${id}, ${text(f.station_name)}, ${text(f.node_name)}, ${
-          text(f.feeder_id)
-        }, ${text(f.feeder_name)}, '${phase}')`;
-    }).filter((r) => r !== null)
-  );
-  if (rows.length) await connection.run(`INSERT INTO ${alias}.feeders VALUES ${rows.join(", ")}`);
+  const plan = await prepare(connection, alias, job, sorted);
+  const { parameters, t, first, step, slots, rowsOf, total } = plan;
   await connection.run(`CREATE TABLE ${alias}.rows (time_utc TIMESTAMP, time_local TIMESTAMP,
     ord INTEGER, station ${t("station")}, node ${t("node")}, feeder_id ${t("feeder_id")},
     feeder ${t("feeder")}, phase ${t("phase")}, parameter ${t("parameter")}, value FLOAT,
     unit ${t("unit")}, quality ${t("quality")})`);
-  const step = INTERVAL_MS[job.interval];
-  const first = Math.ceil(job.from / step) * step;
-  const slots = Math.max(0, Math.ceil((job.to - first) / step));
-  // Rows of one slot per feeder: three phases, and N for the parameters it carries (current).
-  const neutral = parameters.filter((p) => p.neutral).length;
-  const rowsOf = sorted.map((f) =>
-    3 * parameters.length + (f.series[3] === undefined ? 0 : neutral)
-  );
-  const total = slots * rowsOf.reduce((x, y) => x + y, 0);
   const perFeeder = 4 * parameters.length;
   // Feeders per chunk over the whole period, or one feeder and a part of the period.
   const feedersPerChunk = Math.max(1, Math.floor(CHUNK_ROWS / Math.max(1, slots * perFeeder)));
@@ -167,8 +125,78 @@ export async function stage(
   }
 }
 
+/** What both paths share: the ENUM types, the feeder table and the slot counts. */
+export interface StagePlan {
+  parameters: ExportParameter[];
+  /** The qualified name of an ENUM type of the staging database. */
+  t: (name: string) => string;
+  /** First slot (ms), slot length (ms) and slots of the period. */
+  first: number;
+  step: number;
+  slots: number;
+  /** Rows of one slot per feeder (file order), and rows of the whole export. */
+  rowsOf: number[];
+  total: number;
+}
+
+/**
+ * The names as ENUM types (one or two bytes a row, written to Parquet as dictionary codes
+ * without hashing a string per row: docs/benchmarks.md) and `<alias>.feeders`: a row per
+ * series (file order `ord`, phase index `ph`, names).
+ */
+export async function prepare(
+  connection: DuckDBConnection,
+  alias: string,
+  job: WriteJob,
+  sorted: readonly ExportFeeder[],
+): Promise<StagePlan> {
+  const parameters = job.parameters.map((key) => exportParameter(key)!);
+  const enumOf = (values: readonly string[]) =>
+    `ENUM (${[...new Set(values)].map(text).join(", ")})`;
+  const types: Record<string, readonly string[]> = {
+    station: sorted.map((f) => f.station_name),
+    node: sorted.map((f) => f.node_name),
+    feeder_id: sorted.map((f) => f.feeder_id),
+    feeder: sorted.map((f) => f.feeder_name),
+    phase: PHASES,
+    parameter: parameters.map((p) => p.key),
+    unit: parameters.map((p) => p.unit),
+    quality: QUALITY,
+  };
+  for (const [name, values] of Object.entries(types)) {
+    await connection.run(`CREATE TYPE ${alias}.gw_${name} AS ${enumOf(values)}`);
+  }
+  const t = (name: string) => `${alias}.gw_${name}`;
+  await connection.run(`CREATE TABLE ${alias}.feeders (ord INTEGER, ph UTINYINT,
+    series_id INTEGER, station ${t("station")}, node ${t("node")}, feeder_id ${t("feeder_id")},
+    feeder ${t("feeder")}, phase ${t("phase")})`);
+  // A probe that never reported gets an id no stored series has: its rows are all gaps.
+  let pseudo = -1;
+  const rows = sorted.flatMap((f, ord) =>
+    PHASES.map((phase, k) => {
+      const id = f.series[k] ?? (k === 3 ? undefined : pseudo--);
+      return id === undefined
+        ? null
+        : `(${ord}, ${k}, ${id}, ${text(f.station_name)}, ${text(f.node_name)}, ${
+          text(f.feeder_id)
+        }, ${text(f.feeder_name)}, '${phase}')`;
+    }).filter((r) => r !== null)
+  );
+  if (rows.length) await connection.run(`INSERT INTO ${alias}.feeders VALUES ${rows.join(", ")}`);
+  const step = INTERVAL_MS[job.interval];
+  const first = Math.ceil(job.from / step) * step;
+  const slots = Math.max(0, Math.ceil((job.to - first) / step));
+  // Rows of one slot per feeder: three phases, and N for the parameters it carries (current).
+  const neutral = parameters.filter((p) => p.neutral).length;
+  const rowsOf = sorted.map((f) =>
+    3 * parameters.length + (f.series[3] === undefined ? 0 : neutral)
+  );
+  const total = slots * rowsOf.reduce((x, y) => x + y, 0);
+  return { parameters, t, first, step, slots, rowsOf, total };
+}
+
 /** Where each parameter's value is read: the measurement level, the PQ record, its harmonics. */
-function valueSources(interval: ExportInterval, parameters: readonly ExportParameter[]) {
+export function valueSources(interval: ExportInterval, parameters: readonly ExportParameter[]) {
   const aggregate = interval !== "20s";
   const measured = parameters.filter((p) => !p.pq);
   const rolledHarmonics = interval === "1h" || interval === "1d";
@@ -233,6 +261,9 @@ export async function gapSummary(
   connection: DuckDBConnection,
   alias: string,
   job: WriteJob,
+  /** The missing values: ord, the names, phase, parameter and time_utc of each. */
+  missing = `SELECT ord, station, node, feeder_id, feeder, phase, parameter, time_utc
+    FROM ${alias}.rows WHERE quality = 'MISSING'`,
 ): Promise<GapRun[]> {
   const step = INTERVAL_MS[job.interval];
   const name = (c: string) => `any_value(${c})::VARCHAR AS ${c}`;
@@ -243,7 +274,7 @@ export async function gapSummary(
     FROM (SELECT ord, station, node, feeder_id, feeder, phase, parameter, time_utc,
         epoch_ms(time_utc) - ${step} * row_number() OVER (
           PARTITION BY ord, phase, parameter ORDER BY time_utc) AS run
-      FROM ${alias}.rows WHERE quality = 'MISSING')
+      FROM (${missing}))
     GROUP BY ord, phase, parameter, run
     ORDER BY ord, phase, parameter, gap_start`);
   const result = await connection.runAndReadAll(`SELECT station, node, feeder, phase, parameter,

@@ -17,10 +17,12 @@ import {
 } from "./contract.ts";
 import { copyOut } from "./copy.ts";
 import { readme } from "./readme.ts";
-import { gapSummary, stage, text } from "./stage.ts";
+import { gapSummary, prepare, stage, text } from "./stage.ts";
+import { directApplies, prepareDirect } from "./direct.ts";
 
 export { folderName, foldersOf } from "./copy.ts";
 export type { GapRun } from "./stage.ts";
+import type { GapRun } from "./stage.ts";
 
 /** A feeder to export: its names and its series (L1, L2, L3, N; undefined: never reported). */
 export interface ExportFeeder {
@@ -48,12 +50,16 @@ export interface WriteJob {
   /** Field separator and decimal mark of the customer's number format. */
   separator: string;
   decimalMark: string;
+  /** Take the staged path even where the direct one applies (the benchmark compares both). */
+  staged?: boolean;
 }
 
 /** Progress and cancel of a running write. */
 export interface WriteContext {
   signal: AbortSignal;
   progress(rowsDone: number, rowsTotal: number, stage: string): void;
+  /** The connection is the export's own: a cancel interrupts its running statement. */
+  exclusive?: boolean;
 }
 
 /** Writes the export to `target` (a zip file); returns its size in bytes. */
@@ -77,18 +83,51 @@ export async function writeExport(
     attached.splice(attached.indexOf(name), 1);
     await connection.run(`DETACH ${name}`);
   };
+  const interrupt = () => connection.interrupt();
+  if (ctx.exclusive) ctx.signal.addEventListener("abort", interrupt);
   try {
+    // DuckDB measures a statement's progress only with its progress bar on (not printed).
+    if (ctx.exclusive) {
+      await connection.run("SET enable_progress_bar = true");
+      await connection.run("SET enable_progress_bar_print = false");
+    }
     await attach(`${work}/stage.duckdb`, alias);
     const sorted = sortFeeders(feeders);
-    await stage(connection, alias, job, sorted, ctx);
-    ctx.signal.throwIfAborted();
-    ctx.progress(-1, -1, "writing");
-    const gaps = await gapSummary(connection, alias, job);
     const data = `${work}/out`;
+    let gaps: GapRun[];
+    let direct: Awaited<ReturnType<typeof prepareDirect>> | undefined;
+    let copied: ((q: string, k: number, n: number) => Promise<unknown>) | undefined;
+    if (directApplies(job)) {
+      // Straight from the stored rows; only the missing slots are staged (direct.ts).
+      const plan = await prepare(connection, alias, job, sorted);
+      ctx.progress(0, plan.total, "reading");
+      direct = await prepareDirect(connection, alias, job, sorted, plan);
+      ctx.signal.throwIfAborted();
+      gaps = await gapSummary(connection, alias, job, direct.missing());
+      copied = (q, k, n) =>
+        tracked(
+          connection,
+          q,
+          (p) => ctx.progress((k + p) / n * plan.total, plan.total, "writing"),
+        );
+    } else {
+      await stage(connection, alias, job, sorted, ctx);
+      ctx.signal.throwIfAborted();
+      ctx.progress(-1, -1, "writing");
+      gaps = await gapSummary(connection, alias, job);
+    }
     if (job.format === "duckdb") {
       const out = `${alias}_out`;
       await attach(`${data}/${job.baseName}.duckdb`, out);
-      await connection.run(`CREATE TABLE ${out}.measurements AS ${longSelect(alias, "", true)}`);
+      const measurements = direct
+        ? `SELECT time_utc, time_local, ${
+          ["station", "node", "feeder_id", "feeder", "phase", "parameter"].map((c) =>
+            `${c}::VARCHAR AS ${c}`
+          ).join(", ")
+        }, value, unit::VARCHAR AS unit, quality::VARCHAR AS quality FROM (${direct.select()})`
+        : longSelect(alias, "", true);
+      const create = `CREATE TABLE ${out}.measurements AS ${measurements}`;
+      await (copied ? copied(create, 0, 1) : connection.run(create));
       await connection.run(`CREATE TABLE ${out}.feeders AS
         SELECT series_id, station::VARCHAR AS station, node::VARCHAR AS node,
           feeder_id::VARCHAR AS feeder_id, feeder::VARCHAR AS feeder, phase::VARCHAR AS phase
@@ -97,7 +136,7 @@ export async function writeExport(
       await connection.run(`CREATE TABLE ${out}.gaps AS SELECT * FROM ${alias}.gaps`);
       await detach(out);
     } else {
-      await copyOut(connection, alias, job, sorted, data, ctx.signal);
+      await copyOut(connection, alias, job, sorted, data, ctx.signal, direct?.select, copied);
     }
     await detach(alias);
     ctx.signal.throwIfAborted();
@@ -113,6 +152,7 @@ export async function writeExport(
     await rm(target, { force: true });
     throw error;
   } finally {
+    ctx.signal.removeEventListener("abort", interrupt);
     for (const name of [...attached].reverse()) {
       await connection.run(`DETACH ${name}`).catch(() => undefined);
     }
@@ -136,4 +176,25 @@ export function longSelect(alias: string, where = "", varchar = false): string {
   const text = (c: string) => varchar ? `${c}::VARCHAR AS ${c}` : c;
   return `SELECT time_utc, time_local, ${names.map(text).join(", ")}, value, ${text("unit")},
     ${text("quality")} FROM ${alias}.rows ${where}`;
+}
+
+/**
+ * Runs a statement while reporting DuckDB's own progress of it (0..1) twice a second: the
+ * direct path is one COPY per file.
+ */
+async function tracked(
+  connection: DuckDBConnection,
+  statement: string,
+  report: (fraction: number) => void,
+): Promise<void> {
+  const timer = setInterval(() => {
+    const percentage = connection.progress.percentage;
+    if (percentage >= 0) report(Math.min(1, percentage / 100));
+  }, 500);
+  try {
+    await connection.run(statement);
+    report(1);
+  } finally {
+    clearInterval(timer);
+  }
 }

@@ -124,3 +124,58 @@ test("an analyst schedules a daily wide CSV of PQ values, pauses it and deletes 
   await page.getByRole("alertdialog").getByRole("button", { name: "Yes, delete it" }).click();
   await expect(schedules.getByText(/No scheduled exports/)).toBeVisible();
 });
+
+test("an analyst edits a paused schedule in the form and runs it now", async ({ page }) => {
+  test.setTimeout(150_000);
+  await login(page, ACCOUNTS.user, "/data-export");
+  const form = page.getByTestId("export-form");
+  const schedules = page.getByRole("region", { name: "Scheduled exports" });
+  await form.getByRole("radiogroup", { name: "Repeat" }).getByRole("radio", { name: "Daily" })
+    .click();
+  await form.getByLabel("File name").fill("station loads");
+  await form.getByLabel("Search station group, LV group, node or feeder").fill("Seeblick");
+  await form.getByRole("group", { name: "Feeders" }).getByRole("checkbox", { name: /^TS Seeblick/ })
+    .first().check();
+  await form.getByRole("button", { name: "Schedule export" }).click();
+  const row = schedules.getByRole("row").filter({ hasText: "station loads" });
+  await expect(row.getByTestId("schedule-frequency")).toHaveText("Daily");
+  await row.getByRole("button", { name: "Pause" }).click();
+  await expect(row.getByTestId("schedule-frequency")).toHaveText("Paused");
+
+  // Edit: the schedule's selection in the form, which repeats only (no "Once").
+  await row.getByRole("button", { name: "Edit the scheduled export station loads" }).click();
+  await expect(form.getByRole("heading", { name: "Edit the scheduled export" })).toBeVisible();
+  await expect(form.getByLabel("File name")).toHaveValue("station loads");
+  const repeat = form.getByRole("radiogroup", { name: "Repeat" });
+  await expect(repeat.getByRole("radio", { name: "Once" })).toHaveCount(0);
+  await expect(repeat.getByRole("radio", { name: "Daily" })).toBeChecked();
+  // The rules apply as when creating: an empty name is refused in the form.
+  await form.getByLabel("File name").fill("");
+  await form.getByRole("button", { name: "Save schedule" }).click();
+  await expect(form.getByText(/required/i).first()).toBeVisible();
+  await form.getByLabel("File name").fill("weekly station loads");
+  await repeat.getByRole("radio", { name: "Weekly" }).click();
+  await form.getByRole("radiogroup", { name: "Format" }).getByRole("radio", { name: "Parquet" })
+    .click();
+  await shot(page, "data-export-schedule-edit");
+  await form.getByRole("button", { name: "Save schedule" }).click();
+  await expect(form.getByText("The schedule is saved.")).toBeVisible();
+  await expect(form.getByRole("heading", { name: "New export" })).toBeVisible();
+  const edited = schedules.getByRole("row").filter({ hasText: "weekly station loads" });
+  await expect(edited).toContainText("Parquet");
+  // Still paused: saving the selection does not resume it.
+  await expect(edited.getByTestId("schedule-frequency")).toHaveText("Paused");
+  await edited.getByRole("button", { name: "Resume" }).click();
+  await expect(edited.getByTestId("schedule-frequency")).toHaveText("Weekly");
+
+  // Run now: the last whole week as a new export in the list, which finishes.
+  await edited.getByRole("button", { name: /^Run weekly station loads now/ }).click();
+  await expect(schedules.getByText(/export of its last whole period has started/)).toBeVisible();
+  const list = page.getByRole("region", { name: "My exports" });
+  const run = list.getByRole("row").filter({ hasText: /GDE_weekly_station_loads_\d{8}-\d{8}/ });
+  await expect(run.getByTestId("export-status")).toHaveText("Finished", { timeout: 90_000 });
+  await shot(page, "data-export-schedule-run-now");
+  await edited.getByRole("button", { name: "Delete schedule" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Yes, delete it" }).click();
+  await expect(schedules.getByText(/No scheduled exports/)).toBeVisible();
+});

@@ -276,6 +276,7 @@ const EXPECTED: Record<string, Rule> = {
   "POST /dem/schedules": dataExport(400),
   "GET /dem/schedules/:key": dataExport(404),
   "PUT /dem/schedules/:key": dataExport(404),
+  "POST /dem/schedules/:key/run": dataExport(404),
   "DELETE /dem/schedules/:key": dataExport(404),
   // Public: the signed link is the proof; a forged one is unknown.
   "GET /dem/files/:key": () => 404,

@@ -3,6 +3,7 @@
  * refreshes every 2 s while one is queued or running (progress bar), else every 30 s.
  * Administrators see the disk the export files use.
  */
+import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ACTIVE } from "../../../../modules/export/contract.ts";
 import { api } from "../../lib/api.ts";
@@ -10,7 +11,7 @@ import { liveState, REFRESH_MS, useLiveLoad } from "../../lib/use-live-load.ts";
 import { useFormatters } from "../../lib/use-formatters.ts";
 import { AsyncState } from "../../ui/loader.tsx";
 import { Page } from "../../ui/page.tsx";
-import { exportApi } from "./export-api.ts";
+import { exportApi, type ScheduleDto } from "./export-api.ts";
 import { ExportFormCard } from "./export-form-card.tsx";
 import { sizeParts } from "./export-form.ts";
 import { ExportList } from "./export-list.tsx";
@@ -38,6 +39,8 @@ export function DataExportPage() {
     "usage",
     null,
   );
+  const [editing, setEditing] = useState<ScheduleDto | null>(null);
+  const formRef = useRef<HTMLDivElement>(null);
   const refresh = () => {
     list.refresh();
     schedules.refresh();
@@ -61,9 +64,18 @@ export function DataExportPage() {
         ? <span className="text-xs text-muted-foreground">{usageText}</span>
         : null}
     >
-      <div className="grid gap-4 xl:grid-cols-[minmax(0,30rem)_minmax(0,1fr)]">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-4 xl:grid-cols-[minmax(0,30rem)_minmax(0,1fr)]">
         <AsyncState state={liveState(feeders)} onRetry={feeders.refresh}>
-          {(answer) => <ExportFormCard feeders={answer.feeders} onCreated={refresh} />}
+          {(answer) => (
+            <div ref={formRef} className="min-w-0">
+              <ExportFormCard
+                feeders={answer.feeders}
+                onCreated={refresh}
+                editing={editing}
+                onEditEnd={() => setEditing(null)}
+              />
+            </div>
+          )}
         </AsyncState>
         <div className="flex min-w-0 flex-col gap-6">
           <section className="flex min-w-0 flex-col gap-2" aria-label={t("list.title")}>
@@ -75,7 +87,17 @@ export function DataExportPage() {
           <section className="flex min-w-0 flex-col gap-2" aria-label={t("schedules.title")}>
             <h2 className="text-base font-semibold">{t("schedules.title")}</h2>
             <AsyncState state={liveState(schedules)} onRetry={schedules.refresh}>
-              {(answer) => <ScheduleList schedules={answer.items} onChanged={refresh} />}
+              {(answer) => (
+                <ScheduleList
+                  schedules={answer.items}
+                  onChanged={refresh}
+                  editing={editing?.key ?? null}
+                  onEdit={(s) => {
+                    setEditing(s);
+                    formRef.current?.scrollIntoView({ behavior: "smooth", block: "start" });
+                  }}
+                />
+              )}
             </AsyncState>
           </section>
         </div>

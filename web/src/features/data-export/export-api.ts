@@ -30,6 +30,8 @@ export const exportApi = {
   schedule: (body: ScheduleBody) => api.post<ScheduleDto>("/dem/schedules", body, quiet),
   updateSchedule: (key: string, body: ScheduleBody) =>
     api.put<ScheduleDto>(`/dem/schedules/${key}`, body, quiet),
+  /** Runs a schedule now: its last whole period as a new export. */
+  runSchedule: (key: string) => api.post<{ key: string }>(`/dem/schedules/${key}/run`, {}, quiet),
   removeSchedule: (key: string) => api.delete<void>(`/dem/schedules/${key}`, quiet),
   /** Starts the browser's download of the file through a signed link (streamed to disk). */
   async download(key: string): Promise<void> {

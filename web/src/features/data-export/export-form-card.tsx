@@ -24,16 +24,18 @@ import { FormField } from "../../ui/form-field.tsx";
 import { Input, Select } from "../../ui/input.tsx";
 import { Notice } from "../../ui/notice.tsx";
 import { SegmentedControl } from "../../ui/segmented-control.tsx";
-import { type EstimateDto, exportApi } from "./export-api.ts";
+import { type EstimateDto, exportApi, type ScheduleDto } from "./export-api.ts";
 import {
   canEstimate,
   createBody,
+  editedScheduleBody,
   estimateBody,
   type ExportField,
   type ExportForm,
   fieldOf,
   type FormIssue,
   formIssues,
+  formOfSchedule,
   initialForm,
   scheduleBody,
   sizeParts,
@@ -77,7 +79,13 @@ function ParameterGroup(
 }
 
 export function ExportFormCard(
-  { feeders, onCreated }: { feeders: readonly ExportFeederDto[]; onCreated: () => void },
+  { feeders, onCreated, editing = null, onEditEnd }: {
+    feeders: readonly ExportFeederDto[];
+    onCreated: () => void;
+    /** A schedule to edit in the form (its selection loaded, saved with PUT). */
+    editing?: ScheduleDto | null;
+    onEditEnd?: () => void;
+  },
 ) {
   const { t } = useTranslation(["data-export", "errors"]);
   const format = useFormatters();
@@ -88,12 +96,22 @@ export function ExportFormCard(
     { fields: Partial<Record<ExportField, FormIssue>>; form: FormIssue | null }
   >({ fields: {}, form: null });
   const [estimate, setEstimate] = useState<EstimateDto | null>(null);
-  const [started, setStarted] = useState(false);
+  const [started, setStarted] = useState<"started" | "scheduled" | "saved" | null>(null);
+  const editKey = editing?.key ?? null;
+  useEffect(() => {
+    // A schedule chosen for editing replaces the form; leaving the edit starts a new form.
+    setForm((f) => editing ? formOfSchedule(editing, f) : initialForm());
+    setSubmitted(false);
+    setServer({ fields: {}, form: null });
+    setStarted(null);
+    // Only a change of the schedule edited (not its live refresh) reloads the form.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [editKey]);
   const issues = useMemo(() => formIssues(form), [form]);
   const set = (next: Partial<ExportForm>) => {
     setForm((f) => ({ ...f, ...next }));
     setServer({ fields: {}, form: null });
-    setStarted(false);
+    setStarted(null);
   };
 
   const selectionKey = canEstimate(form) ? JSON.stringify(estimateBody(form)) : null;
@@ -128,11 +146,14 @@ export function ExportFormCard(
     if (Object.keys(issues).length || estimate?.too_large) return;
     setBusy(true);
     try {
-      if (scheduling) await exportApi.schedule(scheduleBody(form));
+      if (editing) await exportApi.updateSchedule(editing.key, editedScheduleBody(form, editing));
+      else if (scheduling) await exportApi.schedule(scheduleBody(form));
       else await exportApi.create(createBody(form));
-      setStarted(true);
       setSubmitted(false);
       onCreated();
+      if (editing) onEditEnd?.();
+      // After the edit ends (the form is reset), the notice says what happened.
+      setTimeout(() => setStarted(editing ? "saved" : scheduling ? "scheduled" : "started"));
     } catch (error) {
       const body = error instanceof ApiError ? error.body : null;
       const placed = serverErrors<ExportField>(body, { field: fieldOf });
@@ -150,9 +171,13 @@ export function ExportFormCard(
         e.preventDefault();
         void start();
       }}
-      aria-label={t("form.title")}
+      aria-label={editing ? t("form.editTitle") : t("form.title")}
+      data-testid="export-form"
     >
-      <h2 className="text-base font-semibold">{t("form.title")}</h2>
+      <h2 className="text-base font-semibold">
+        {editing ? t("form.editTitle") : t("form.title")}
+      </h2>
+      {editing && <p className="text-xs text-muted-foreground">{t("form.editHint")}</p>}
       <FormField label={t("form.name")} error={message("name")} hint={t("form.nameHint")}>
         {(control) => (
           <Input
@@ -171,7 +196,10 @@ export function ExportFormCard(
           <SegmentedControl
             label={t("form.repeat")}
             value={form.repeat}
-            options={REPEATS.map((v) => ({ value: v, label: t(`repeat.${v}`) }))}
+            options={(editing ? SCHEDULE_FREQUENCIES : REPEATS).map((v) => ({
+              value: v,
+              label: t(`repeat.${v}`),
+            }))}
             onChange={(repeat) => set({ repeat })}
           />
         )}
@@ -312,10 +340,15 @@ export function ExportFormCard(
       {server.form && (
         <Notice tone="critical">{t(`errors:${server.form.key}`, server.form.params ?? {})}</Notice>
       )}
-      {started && <Notice tone="ok">{t(scheduling ? "scheduled" : "started")}</Notice>}
-      <div className="flex justify-end">
+      {started && <Notice tone="ok">{t(started)}</Notice>}
+      <div className="flex justify-end gap-2">
+        {editing && (
+          <Button type="button" variant="secondary" onClick={() => onEditEnd?.()}>
+            {t("form.cancelEdit")}
+          </Button>
+        )}
         <Button type="submit" disabled={busy || Boolean(estimate?.too_large)}>
-          {t(scheduling ? "form.schedule" : "form.start")}
+          {t(editing ? "form.save" : scheduling ? "form.schedule" : "form.start")}
         </Button>
       </div>
     </form>

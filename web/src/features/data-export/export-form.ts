@@ -16,6 +16,7 @@ import {
   exportPeriodIssue,
   LONGEST_PERIOD_DAYS,
   type ScheduleBody,
+  type ScheduleDto,
   type ScheduleFrequency,
 } from "../../../../modules/export/contract.ts";
 
@@ -161,6 +162,26 @@ export function scheduleBody(form: ExportForm): ScheduleBody {
     directory_structure: form.format === "duckdb" ? "flat" : form.structure,
     frequency: form.repeat === "ONCE" ? "DAILY" : form.repeat,
   };
+}
+
+/** The form of a schedule being edited: its selection and repeat, the period left as it is. */
+export function formOfSchedule(schedule: ScheduleDto, base: ExportForm): ExportForm {
+  return {
+    ...base,
+    name: schedule.name,
+    feeders: [...schedule.feeders],
+    parameters: [...schedule.parameters],
+    interval: schedule.interval,
+    format: schedule.format,
+    layout: schedule.layout,
+    structure: schedule.directory_structure,
+    repeat: schedule.frequency,
+  };
+}
+
+/** The PUT body of an edited schedule: the form's selection, the schedule's pause kept. */
+export function editedScheduleBody(form: ExportForm, schedule: ScheduleDto): ScheduleBody {
+  return { ...scheduleBody(form), active: schedule.active };
 }
 
 /** Maps a server issue path to a form field. */

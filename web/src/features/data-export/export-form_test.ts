@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
-import type { ExportFeederDto } from "../../../../modules/export/contract.ts";
+import type { ExportFeederDto, ScheduleDto } from "../../../../modules/export/contract.ts";
 import {
   createBody,
   duckdbQuery,
+  editedScheduleBody,
   estimateBody,
   feedersBelow,
   formIssues,
+  formOfSchedule,
   initialForm,
   pickerTree,
   scheduleBody,
@@ -121,4 +123,47 @@ Deno.test("scheduleBody() sends the selection without a period; the estimate tak
   assert.equal(estimateBody({ ...form, repeat: "ONCE" }).period.from, createBody(form).period.from);
   // DuckDB files are always long.
   assert.equal(scheduleBody({ ...form, format: "duckdb" }).layout, "long");
+});
+
+Deno.test("an edited schedule loads its selection into the form and saves it, paused or not", () => {
+  const schedule: ScheduleDto = {
+    key: "s1",
+    name: "Weekly loads",
+    frequency: "WEEKLY",
+    feeders: ["f2", "f1"],
+    parameters: ["i", "p"],
+    interval: "1h",
+    format: "parquet",
+    layout: "wide",
+    directory_structure: "station",
+    active: false,
+    next_run_at: "2026-03-16T00:30:00Z",
+    last_run_at: null,
+    last_export_key: null,
+    runs: 3,
+    created_at: "2026-03-01T00:00:00Z",
+  };
+  const base = initialForm(Date.parse("2026-03-10T12:00:00Z"));
+  const form = formOfSchedule(schedule, base);
+  assert.deepEqual(
+    [form.name, form.repeat, form.feeders, form.parameters, form.interval, form.format],
+    ["Weekly loads", "WEEKLY", ["f2", "f1"], ["i", "p"], "1h", "parquet"],
+  );
+  assert.deepEqual([form.layout, form.structure, form.from], ["wide", "station", base.from]);
+  assert.deepEqual(formIssues(form), {});
+  const body = editedScheduleBody(
+    { ...form, repeat: "MONTHLY", name: " Monthly loads " },
+    schedule,
+  );
+  assert.deepEqual(body, {
+    feeders: ["f2", "f1"],
+    parameters: ["i", "p"],
+    interval: "1h",
+    format: "parquet",
+    layout: "wide",
+    directory_structure: "station",
+    file_name: "Monthly loads",
+    frequency: "MONTHLY",
+    active: false,
+  });
 });

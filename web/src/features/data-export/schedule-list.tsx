@@ -1,9 +1,10 @@
 /**
  * The user's scheduled exports: what each exports, how often, when it runs next and how many
- * runs it made; pause or resume (PUT with `active`), and delete with the spec's confirmation
- * (the files of its runs stay in the list of exports).
+ * runs it made; run now (its last whole period as a new export), edit (in the form), pause or
+ * resume (PUT with `active`), and delete with the spec's confirmation (the files of its runs
+ * stay in the list of exports).
  */
-import { Pause, Play, Trash2 } from "lucide-react";
+import { FastForward, Pause, Pencil, Play, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useErrorText } from "../../lib/use-error-text.ts";
@@ -31,16 +32,28 @@ function withActive(s: ScheduleDto, active: boolean) {
 }
 
 export function ScheduleList(
-  { schedules, onChanged }: { schedules: readonly ScheduleDto[]; onChanged: () => void },
+  { schedules, onChanged, onEdit, editing = null }: {
+    schedules: readonly ScheduleDto[];
+    onChanged: () => void;
+    /** Opens the schedule in the form. */
+    onEdit: (schedule: ScheduleDto) => void;
+    /** The key of the schedule the form edits. */
+    editing?: string | null;
+  },
 ) {
   const { t } = useTranslation(["data-export", "errors"]);
   const format = useFormatters();
   const errorText = useErrorText();
   const [failure, setFailure] = useState<string | null>(null);
+  const [ran, setRan] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<ScheduleDto | null>(null);
-  const act = (action: () => Promise<unknown>) => {
+  const act = (action: () => Promise<unknown>, done?: string) => {
     setFailure(null);
-    action().then(onChanged, (error) => setFailure(errorText(error).text));
+    setRan(null);
+    action().then(() => {
+      if (done) setRan(done);
+      onChanged();
+    }, (error) => setFailure(errorText(error).text));
   };
   if (!schedules.length) {
     return <p className="text-sm text-muted-foreground">{t("schedules.empty")}</p>;
@@ -48,6 +61,7 @@ export function ScheduleList(
   return (
     <div className="flex min-w-0 flex-col gap-2">
       {failure && <Notice tone="critical">{failure}</Notice>}
+      {ran && <Notice tone="ok">{ran}</Notice>}
       <div className="overflow-auto rounded-lg border bg-surface">
         <Table>
           <TableHead>
@@ -63,7 +77,12 @@ export function ScheduleList(
           </TableHead>
           <TableBody>
             {schedules.map((s) => (
-              <Row key={s.key} data-testid={`schedule-${s.key}`}>
+              <Row
+                key={s.key}
+                data-testid={`schedule-${s.key}`}
+                aria-current={editing === s.key ? "true" : undefined}
+                className={editing === s.key ? "bg-primary/5" : undefined}
+              >
                 <Cell className="max-w-72">
                   <div className="truncate font-medium" title={s.name}>{s.name}</div>
                   <div className="text-xs text-muted-foreground">
@@ -91,6 +110,30 @@ export function ScheduleList(
                 <Cell numeric>{format.number(s.runs, 0)}</Cell>
                 <Cell>
                   <div className="flex justify-end gap-1">
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      aria-label={t("schedules.runNowLabel", { name: s.name })}
+                      title={t("schedules.runNowLabel", { name: s.name })}
+                      onClick={() =>
+                        act(
+                          () => exportApi.runSchedule(s.key),
+                          t("schedules.ranNow", { name: s.name }),
+                        )}
+                    >
+                      <FastForward aria-hidden />
+                      {t("schedules.runNow")}
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="secondary"
+                      aria-label={t("schedules.editLabel", { name: s.name })}
+                      title={t("schedules.editLabel", { name: s.name })}
+                      onClick={() => onEdit(s)}
+                    >
+                      <Pencil aria-hidden />
+                      {t("schedules.edit")}
+                    </Button>
                     <Button
                       size="sm"
                       variant="secondary"
