@@ -4,11 +4,11 @@
  * (DuckDB's chunk API, typed arrays over DuckDB's own vectors: no materialised result, no row
  * objects; the next chunk is fetched while the current one is routed), one scan per table and
  * batch, each batch a range of series ids (a plain range filter: no IN list of thousands of ids,
- * which DuckDB answers far slower). By default one batch holds the whole grid up to
- * `batchSize` feeders (2,000: one pass per table for a grid of that size). Rows are routed to
- * their feeder through a dense lookup table into flat typed arrays (one per quantity and batch,
- * each feeder's phases views into them), each feeder evaluated by the engine as soon as its batch
- * is read. Same values as `loadComplianceInputs` (core/quality/load.ts).
+ * which DuckDB answers far slower), 250 feeders by default: on the shared test machine one pass
+ * over 2,000 feeders (650 MB of arrays) was 2.5 x slower than eight batches of 250
+ * (docs/benchmarks.md). Rows are routed to their feeder through a dense lookup table into flat
+ * typed arrays (one per quantity and batch, each feeder's phases views into them), each feeder
+ * evaluated by the engine as soon as its batch is read. Same values as `loadComplianceInputs` (core/quality/load.ts).
  */
 import duckdb from "@duckdb/node-bindings";
 import type { DuckDBConnection, DuckDBDataChunk } from "@duckdb/node-api";
@@ -37,8 +37,8 @@ export interface GridEvaluation {
 
 export interface GridOptions {
   /**
-   * Feeders read per scan (default 2,000: one pass per table for a grid of that size; a week
-   * holds about 0.36 MB of arrays per feeder, 730 MB at 2,000, reused from batch to batch).
+   * Feeders read per scan (default 250; a week holds about 0.33 MB of arrays per feeder, 80 MB
+   * for 250, reused from batch to batch).
    */
   batchSize?: number;
   signal?: AbortSignal;
@@ -159,7 +159,7 @@ export async function evaluateGridWeek(
   options: GridOptions = {},
 ): Promise<GridEvaluation> {
   const slots = Math.round((to.getTime() - from.getTime()) / SLOT_MS);
-  const batchSize = Math.max(1, options.batchSize ?? 2_000);
+  const batchSize = Math.max(1, options.batchSize ?? 250);
   const minId = (f: NodeSeries) => Math.min(...f.phases.map((id) => id ?? Number.MAX_SAFE_INTEGER));
   const order = feeders.map((f, k) => [minId(f), k] as const).sort((a, b) => a[0] - b[0])
     .map(([, k]) => k);
