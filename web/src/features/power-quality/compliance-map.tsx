@@ -7,25 +7,11 @@ import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useAsync } from "../../lib/use-async.ts";
 import { LazyGridMap } from "../../map/lazy-grid-map.tsx";
-import type { MapPoint, MapState } from "../../map/map-types.ts";
+import type { MapPoint } from "../../map/map-types.ts";
 import { AsyncState } from "../../ui/loader.tsx";
 import type { ComplianceVerdict } from "../../../../modules/power_quality/auto/contract.ts";
 import { autoApi, type ComplianceMapNodeDto } from "./pq-auto-api.ts";
-
-/** The map colour of a verdict. */
-export function verdictState(passed: boolean | null): MapState {
-  return passed === true ? "ok" : passed === false ? "critical" : "unknown";
-}
-
-/** Whether a node has the filtered verdict. */
-export function hasVerdict(passed: boolean | null, verdict: ComplianceVerdict): boolean {
-  return verdict === "ALL" ||
-    (verdict === "PASSED"
-      ? passed === true
-      : verdict === "NOT_PASSED"
-      ? passed === false
-      : passed === null);
-}
+import { hasVerdict, verdictState } from "./map-states.ts";
 
 export function ComplianceMap({ week, verdict, onOpen }: {
   week: string | undefined;

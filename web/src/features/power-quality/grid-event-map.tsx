@@ -7,16 +7,9 @@ import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useFormatters } from "../../lib/use-formatters.ts";
 import { LazyGridMap } from "../../map/lazy-grid-map.tsx";
-import type { MapPoint, MapState } from "../../map/map-types.ts";
+import type { MapPoint } from "../../map/map-types.ts";
+import { DEEP_PCT, depthState } from "./map-states.ts";
 import type { GridEventDto } from "../../../../modules/voltage_events/contract.ts";
-
-/** Depth (% of Uref) from which a node's event is drawn critical. */
-export const DEEP_PCT = 40;
-
-/** The map colour of an event's depth. */
-export function depthState(depth: number | null): MapState {
-  return depth === null ? "unknown" : depth >= DEEP_PCT ? "critical" : "warning";
-}
 
 export function GridEventMap({ event, onOpen }: {
   event: GridEventDto;
