@@ -4,9 +4,9 @@
  * (DuckDB's chunk API, typed arrays over DuckDB's own vectors: no materialised result, no row
  * objects; the next chunk is fetched while the current one is routed), one scan per table and
  * batch, each batch a range of series ids (a plain range filter: no IN list of thousands of ids,
- * which DuckDB answers far slower), 250 feeders by default: on the shared test machine one pass
- * over 2,000 feeders (650 MB of arrays) was 2.5 x slower than eight batches of 250
- * (docs/benchmarks.md). Rows are routed to their feeder through a dense lookup table into flat
+ * which DuckDB answers far slower), 250 feeders by default (80 MB of arrays; one pass over
+ * 2,000 feeders holds 650 MB and was not reliably faster on the shared machine,
+ * docs/benchmarks.md). Rows are routed to their feeder through a dense lookup table into flat
  * typed arrays (one per quantity and batch, each feeder's phases views into them), each feeder
  * evaluated by the engine as soon as its batch is read. Same values as `loadComplianceInputs` (core/quality/load.ts).
  */
