@@ -22,7 +22,8 @@ import { LimitSetsService } from "./limit_sets.ts";
 import { autoAnalysisRoutes } from "./auto/routes.ts";
 import { AutoAnalysesService } from "./auto/service.ts";
 import { AutoRunJobs, type RunJob } from "./auto/runs.ts";
-import { ComplianceJobs, ComplianceService, type WeekJob } from "./auto/compliance.ts";
+import { ComplianceJobs, type WeekJob } from "./auto/compliance.ts";
+import { ComplianceService } from "./auto/compliance_view.ts";
 import "./events.ts";
 
 export type { ReportFinished } from "./events.ts";

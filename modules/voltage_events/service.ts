@@ -36,24 +36,12 @@ import {
   SWELL_ROW_IDS,
 } from "./contract.ts";
 import { tableCellOf, typeOfKind } from "./classification.ts";
-import { correlate } from "./grid_events.ts";
+import { gridEventPage } from "./grid_event_page.ts";
+import { type CellPlace, cellPlaces } from "./places.ts";
 import { eventKey, parseEventKey } from "./keys.ts";
 import { recordings } from "./schema.ts";
 
-/** Where a cell is: its node and electrical work. */
-export interface CellPlace {
-  cellId: string;
-  nodeId: string;
-  nodeName: string;
-  ewKey: string;
-  ewName: string;
-  ewType: string;
-  lvGroup: string;
-  latitude: number;
-  longitude: number;
-  mvGroupId: string;
-  mvGroupName: string;
-}
+export type { CellPlace } from "./places.ts";
 
 /** A node's events over a report period (`VoltageEventsService.periodEvents`). */
 export interface PeriodEvents {
@@ -92,36 +80,10 @@ export class VoltageEventsService {
 
   /** The customer's cells installed at a node, with their places. */
   async places(customerKey: string): Promise<Map<string, CellPlace>> {
-    const structure = await this.deps.structure(customerKey);
-    const cellOf = new Map<string, string>();
-    for (const cell of await this.deps.cells.listFor(customerKey, "INSTALLED")) {
-      if (cell.node_id) cellOf.set(cell.node_id, cell.id);
-    }
-    const out = new Map<string, CellPlace>();
-    for (const g of structure) {
-      for (const m of g.mv_feeder_groups) {
-        for (const lv of m.lv_groups) {
-          for (const node of lv.nodes) {
-            const cellId = cellOf.get(node.id);
-            if (!cellId) continue;
-            out.set(cellId, {
-              cellId,
-              nodeId: node.id,
-              nodeName: node.name,
-              ewKey: node.electrical_work.key,
-              ewName: node.electrical_work.name,
-              ewType: node.electrical_work.type,
-              lvGroup: lv.name,
-              latitude: node.latitude,
-              longitude: node.longitude,
-              mvGroupId: m.id,
-              mvGroupName: m.name,
-            });
-          }
-        }
-      }
-    }
-    return out;
+    return cellPlaces(
+      await this.deps.structure(customerKey),
+      await this.deps.cells.listFor(customerKey, "INSTALLED"),
+    );
   }
 
   /** The cells a filter reads: one node's (none when it has no cell) or every one. */
@@ -312,50 +274,7 @@ export class VoltageEventsService {
       { from, to },
       TABLE_SCAN_LIMIT,
     )).filter((r) => r.kind !== "RVC" && r.kind !== "MSV");
-    const mvGroups = new Map<string, Set<string>>();
-    for (const p of places.values()) {
-      const members = mvGroups.get(p.mvGroupId) ?? new Set<string>();
-      members.add(p.nodeId);
-      mvGroups.set(p.mvGroupId, members);
-    }
-    const groups = correlate(
-      rows.map((r) => ({
-        row: r,
-        key: eventKey(r.cellId, r.eventId),
-        cellId: r.cellId,
-        nodeId: places.get(r.cellId)!.nodeId,
-        kind: r.kind,
-        startMs: r.startMs,
-        depthPct: round2(depthOf(r.kind, r.extremePct, r.deltaUPct)),
-      })),
-      mvGroups,
-    );
-    const mvName = new Map([...places.values()].map((p) => [p.mvGroupId, p.mvGroupName]));
-    return {
-      grid_events: groups.slice((page - 1) * EVENTS_PAGE_SIZE, page * EVENTS_PAGE_SIZE).map((
-        g,
-      ) => ({
-        start: new Date(g.startMs).toISOString(),
-        origin: g.origin,
-        mv_feeder_group: g.mvGroupId ? mvName.get(g.mvGroupId) ?? null : null,
-        nodes: g.events.map((e) => {
-          const place = places.get(e.cellId)!;
-          return {
-            key: e.key,
-            node_id: place.nodeId,
-            node_name: place.nodeName,
-            latitude: place.latitude,
-            longitude: place.longitude,
-            kind: e.row.kind,
-            start: new Date(e.startMs).toISOString(),
-            depth_pct: e.depthPct,
-          };
-        }),
-      })),
-      page,
-      page_size: EVENTS_PAGE_SIZE,
-      total: groups.length,
-    };
+    return gridEventPage(rows, places, page);
   }
 
   /** A stored event, or `null`. */

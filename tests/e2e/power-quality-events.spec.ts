@@ -59,9 +59,39 @@ test("a user opens an event, requests its recording and downloads it", async ({ 
   const downloaded = page.getByTestId("recordings-list");
   await expect(downloaded.getByText("Downloaded")).toBeVisible();
 
+  const gridAnswer = page.waitForResponse((r) => r.url().includes("/pqe/grid-events"));
   await page.getByRole("tab", { name: "Grid events" }).click();
   await expect(page).toHaveURL(/#grid-events$/);
   await expect(page.getByTestId("grid-events")).toBeVisible();
+  // The newest grid event on the map: each node that saw it, coloured by its depth.
+  const grid = await (await gridAnswer).json() as {
+    grid_events: { start: string; nodes: { key: string; depth_pct: number | null }[] }[];
+  };
+  if (grid.grid_events.length === 0) {
+    await expect(page.getByText("No grid events in this period.")).toBeVisible();
+  } else {
+    const newest = grid.grid_events[0]!;
+    await expect(page.getByTestId("grid-event-map")).toHaveAttribute("data-event", newest.start);
+    const map = page.getByTestId("grid-map");
+    await expect(map).toHaveAttribute("data-ready", "true");
+    await expect(map).toHaveAttribute("data-points", String(newest.nodes.length));
+    const drawn = await map.locator(".maplibregl-map").evaluate((el) =>
+      ((el as unknown as { gridMap: { getSource(id: string): { getData(): Promise<unknown> } } })
+        .gridMap.getSource("grid-points").getData() as Promise<
+          { features: { properties: { id: string; state: string; name: string } }[] }
+        >).then((d) => d.features.map((f) => f.properties))
+    );
+    const depthState = (d: number | null) =>
+      d === null ? "unknown" : d >= 40 ? "critical" : "warning";
+    expect(drawn.map((p) => [p.id, p.state]).sort()).toEqual(
+      newest.nodes.map((n) => [n.key, depthState(n.depth_pct)]).sort(),
+    );
+    for (const p of drawn) {
+      const depth = newest.nodes.find((n) => n.key === p.id)!.depth_pct;
+      if (depth !== null) expect(p.name).toMatch(/: \d+([.,]\d)? %$/);
+    }
+    await shot(page, "pq-grid-events-map", { fullPage: true });
+  }
 
   await page.getByRole("tab", { name: "Magnitude-duration" }).click();
   await expect(page.getByTestId("magnitude-plot").locator("circle").first()).toBeVisible();

@@ -353,6 +353,7 @@ const EXPECTED: Record<string, Rule> = {
   "DELETE /pqm/auto-analyses/:key": pqAdmin(404),
   "GET /pqm/auto-analyses/:key/runs": pq(404),
   "GET /pqm/compliance": pq(200),
+  "GET /pqm/compliance/map": pq(200),
   "POST /pqm/compliance/evaluate": pqAdmin(202),
   "GET /pqe/electrical-works": pq(200),
   "GET /pqe/events": pq(200),

@@ -24,10 +24,16 @@ import type {
   AutoAnalysisDto,
   AutoRunPageDto,
   ComplianceDto,
+  ComplianceMapDto,
 } from "../../modules/power_quality/auto/contract.ts";
 import { AutoRunJobs } from "../../modules/power_quality/auto/runs.ts";
 import { nextRun } from "../../modules/power_quality/auto/schedule.ts";
-import { autoAnalyses, autoRuns } from "../../modules/power_quality/auto/schema.ts";
+import {
+  autoAnalyses,
+  autoRuns,
+  complianceVerdicts,
+  complianceWeeks,
+} from "../../modules/power_quality/auto/schema.ts";
 import { reports } from "../../modules/power_quality/schema.ts";
 import { loginWithPassword } from "../helpers/oidc_login.ts";
 import { databaseKinds, TEST_BASE_URL } from "../helpers/platform.ts";
@@ -306,7 +312,13 @@ async function run(databaseUrl: string | undefined): Promise<void> {
     );
     const view = await until(
       "the compliance week",
-      () => client.call<ComplianceDto>("GET", "/pqm/compliance", undefined, client.user),
+      () =>
+        client.call<ComplianceDto>(
+          "GET",
+          "/pqm/compliance?verdict=NOT_PASSED",
+          undefined,
+          client.user,
+        ),
       (r) =>
         r.body.week?.status === "DONE" && r.body.week.from === iso(weekB) &&
         r.body.nodes.some((n) => n.node_id === station.id && n.passed === false),
@@ -323,12 +335,93 @@ async function run(databaseUrl: string | undefined): Promise<void> {
     assert.equal(linked.body.node_id, station.id);
     assert.equal(linked.body.start, iso(weekB));
     assert.equal(view.body.not_passed >= 1, true);
+    assert.equal(view.body.total, view.body.not_passed);
+    assert.ok(view.body.nodes.every((n) => n.passed === false));
     // Nodes with a cell but no data this week: not evaluable, never Passed.
-    for (const other of view.body.nodes.filter((n) => n.node_id !== station.id)) {
+    const all = await client.call<ComplianceDto>("GET", "/pqm/compliance");
+    assert.equal(all.body.total, all.body.passed + all.body.not_passed + all.body.not_evaluable);
+    for (const other of all.body.nodes.filter((n) => n.node_id !== station.id)) {
       assert.notEqual(other.passed, true, other.node_name);
     }
+    // The map: every node of the week with its verdict, the same link to the report.
+    const map = await client.call<ComplianceMapDto>(
+      "GET",
+      "/pqm/compliance/map",
+      undefined,
+      client.user,
+    );
+    assert.equal(map.status, 200);
+    assert.equal(map.body.week?.from, iso(weekB));
+    assert.equal(map.body.nodes.length, all.body.total);
+    const onMap = map.body.nodes.find((n) => n.node_id === station.id)!;
+    assert.equal(onMap.passed, false);
+    assert.deepEqual(onMap.failed, ["voltage"]);
+    assert.equal(onMap.report_key, node.report_key);
+    assert.equal(typeof onMap.latitude, "number");
     assert.equal((await client.call("GET", "/pqm/compliance?week=2020-01-06")).status, 404);
+    assert.equal((await client.call("GET", "/pqm/compliance/map?week=2020-01-06")).status, 404);
     assert.equal((await client.call("GET", "/pqm/compliance?week=nope")).status, 400);
+    const badVerdict = await client.call("GET", "/pqm/compliance?verdict=MAYBE");
+    assert.equal(badVerdict.status, 400);
+    assert.match(JSON.stringify(badVerdict.body), /validation\.invalidChoice/);
+    assert.equal((await client.call("GET", "/pqm/compliance?page=-1")).status, 400);
+    assert.equal((await client.call("GET", "/pqm/compliance?page=x")).status, 400);
+
+    // Paging on the server: a stored week of 123 nodes (41 of each verdict), 50 per page, by
+    // node name, the verdict filter applied before paging; the counts are the week's.
+    const old = new Date("2021-03-01T00:00:00Z");
+    await db2.insert(complianceWeeks).values({
+      customerKey: customer.key,
+      weekStart: old,
+      status: "DONE",
+      dueAt: old,
+      nodes: 123,
+      finishedAt: old,
+    });
+    const verdictOf = (k: number) => (k % 3 === 0 ? true : k % 3 === 1 ? false : null);
+    await db2.insert(complianceVerdicts).values(Array.from({ length: 123 }, (_, k) => ({
+      customerKey: customer.key,
+      weekStart: old,
+      nodeId: `paging-${k}`,
+      nodeName: `Node ${String(k).padStart(3, "0")}`,
+      ewName: "EW",
+      lvGroup: "LV",
+      latitude: 47 + k / 1000,
+      longitude: 8.3,
+      passed: verdictOf(k),
+      failed: verdictOf(k) === false ? ["thd"] : [],
+      availabilityPct: 99.5,
+      feeders: [],
+    })));
+    const pageOf = async (verdict: string, page: number) =>
+      (await client.call<ComplianceDto>(
+        "GET",
+        `/pqm/compliance?week=2021-03-01&verdict=${verdict}&page=${page}`,
+        undefined,
+        client.user,
+      )).body;
+    const pages = await Promise.all([0, 1, 2, 3].map((p) => pageOf("ALL", p)));
+    assert.deepEqual(pages.map((p) => p.nodes.length), [50, 50, 23, 0]);
+    assert.deepEqual(
+      pages.flatMap((p) => p.nodes.map((n) => n.node_name)),
+      Array.from({ length: 123 }, (_, k) => `Node ${String(k).padStart(3, "0")}`),
+    );
+    assert.deepEqual(
+      [pages[0]!.total, pages[0]!.size, pages[1]!.page, pages[0]!.passed, pages[0]!.not_passed],
+      [123, 50, 1, 41, 41],
+    );
+    assert.equal(pages[0]!.not_evaluable, 41);
+    const failing = await Promise.all([0, 1].map((p) => pageOf("NOT_PASSED", p)));
+    assert.deepEqual(failing.map((p) => [p.total, p.nodes.length]), [[41, 41], [41, 0]]);
+    assert.ok(failing[0]!.nodes.every((n) => n.passed === false && n.failed[0] === "thd"));
+    assert.equal((await pageOf("NONE", 0)).nodes.every((n) => n.passed === null), true);
+    assert.equal((await pageOf("PASSED", 0)).nodes[0]!.node_name, "Node 000");
+    const oldMap = await client.call<ComplianceMapDto>(
+      "GET",
+      "/pqm/compliance/map?week=2021-03-01",
+    );
+    assert.equal(oldMap.body.nodes.length, 123);
+    assert.equal(oldMap.body.nodes.filter((n) => n.passed === null).length, 41);
 
     // Delete: paused only.
     assert.equal((await client.call("DELETE", `/pqm/auto-analyses/${key}`)).body.code, 503);

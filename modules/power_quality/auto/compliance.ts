@@ -6,23 +6,15 @@
  * compliance_weeks table: PENDING -> RUNNING -> DONE | FAILED), so a restart resumes them.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { and, asc, desc, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, eq, lte, sql } from "drizzle-orm";
 import { EN50160_LV } from "../../../core/mod.ts";
-import {
-  AppError,
-  type Db,
-  type JobContext,
-  type JobQueue,
-  type Logger,
-} from "../../../kernel/mod.ts";
+import { type Db, type JobContext, type JobQueue, type Logger } from "../../../kernel/mod.ts";
 import type { StationGroupDto } from "../../grid/mod.ts";
 import { feederLevel } from "../../grid/mod.ts";
 import { feederNominal, type ReportDirectory } from "../directory.ts";
 import { failureOf } from "../jobs.ts";
-import { reports } from "../schema.ts";
-import type { ComplianceDto, ComplianceNodeDto } from "./contract.ts";
 import { evaluateGrid, type GridFeeder, nodeVerdicts } from "./grid_load.ts";
-import { isoWeekLabel, lastCompleteWeek, WEEK_MS } from "./schedule.ts";
+import { lastCompleteWeek, WEEK_MS } from "./schedule.ts";
 import {
   type ComplianceVerdictRow,
   complianceVerdicts,
@@ -242,101 +234,4 @@ export function powerQualityCustomers(customers: {
     }
     return keys;
   };
-}
-
-/** The compliance view's reads and the administrators' "evaluate again". */
-export class ComplianceService {
-  readonly #now: () => Date;
-
-  constructor(
-    private readonly db: Db,
-    private readonly runner: { wake(): void },
-    now?: () => Date,
-  ) {
-    this.#now = now ?? (() => new Date());
-  }
-
-  /** `GET /pqm/compliance`: a week's verdicts (default: the newest evaluated week). */
-  async get(customerKey: string, week?: string): Promise<ComplianceDto> {
-    const weeks = await this.db.select().from(complianceWeeks)
-      .where(eq(complianceWeeks.customerKey, customerKey))
-      .orderBy(desc(complianceWeeks.weekStart)).limit(52);
-    const wanted = week ? Date.parse(`${week}T00:00:00Z`) : null;
-    const row = wanted !== null
-      ? weeks.find((w) => w.weekStart.getTime() === wanted)
-      : weeks.find((w) => w.status === "DONE") ?? weeks[0];
-    if (wanted !== null && !row) throw new AppError("common.notFound");
-    const list = weeks.map((w) => w.weekStart.toISOString().slice(0, 10));
-    if (!row) {
-      return { week: null, weeks: list, nodes: [], passed: 0, not_passed: 0, not_evaluable: 0 };
-    }
-    const from = row.weekStart;
-    const to = new Date(from.getTime() + WEEK_MS);
-    const verdicts = await this.db.select().from(complianceVerdicts).where(and(
-      eq(complianceVerdicts.customerKey, customerKey),
-      eq(complianceVerdicts.weekStart, from),
-    )).orderBy(asc(complianceVerdicts.nodeName));
-    const ids = verdicts.map((v) => v.nodeId);
-    const made = ids.length
-      ? await this.db.select({ key: reports.key, node: reports.nodeId }).from(reports).where(and(
-        eq(reports.customerKey, customerKey),
-        eq(reports.status, "COMPLETED"),
-        eq(reports.startAt, from),
-        eq(reports.endAt, to),
-        inArray(reports.nodeId, ids),
-      )).orderBy(desc(reports.finishedAt))
-      : [];
-    const reportOf = new Map<string, string>();
-    for (const r of made) if (!reportOf.has(r.node)) reportOf.set(r.node, r.key);
-    const nodes: ComplianceNodeDto[] = verdicts.map((v) => ({
-      node_id: v.nodeId,
-      node_name: v.nodeName,
-      ew_name: v.ewName,
-      lv_group: v.lvGroup,
-      latitude: v.latitude,
-      longitude: v.longitude,
-      passed: v.passed,
-      failed: v.failed,
-      availability_pct: Math.round(v.availabilityPct * 100) / 100,
-      feeders: v.feeders,
-      report_key: reportOf.get(v.nodeId) ?? null,
-    }));
-    return {
-      week: {
-        label: isoWeekLabel(from.getTime()),
-        from: from.toISOString(),
-        to: to.toISOString(),
-        status: row.status,
-        evaluated_at: row.finishedAt?.toISOString() ?? null,
-      },
-      weeks: list,
-      nodes,
-      passed: nodes.filter((n) => n.passed === true).length,
-      not_passed: nodes.filter((n) => n.passed === false).length,
-      not_evaluable: nodes.filter((n) => n.passed === null).length,
-    };
-  }
-
-  /**
-   * `POST /pqm/compliance/evaluate`: the last complete week evaluated again now (while it is
-   * being evaluated, the answer says RUNNING and nothing changes).
-   */
-  async evaluate(customerKey: string): Promise<{ week: string; status: "PENDING" | "RUNNING" }> {
-    const now = this.#now();
-    const weekStart = new Date(lastCompleteWeek(now.getTime()).from);
-    const [row] = await this.db.insert(complianceWeeks).values({
-      customerKey,
-      weekStart,
-      status: "PENDING",
-      dueAt: now,
-    }).onConflictDoUpdate({
-      target: [complianceWeeks.customerKey, complianceWeeks.weekStart],
-      set: { status: "PENDING", dueAt: now, attempts: 0, failure: null },
-      setWhere: sql`${complianceWeeks.status} <> 'RUNNING'`,
-    }).returning();
-    const week = weekStart.toISOString().slice(0, 10);
-    if (!row) return { week, status: "RUNNING" };
-    this.runner.wake();
-    return { week, status: "PENDING" };
-  }
 }

@@ -168,9 +168,26 @@ export type AutoRunPageDto = z.output<typeof autoRunPageDto>;
 /** The weekly evaluation of a whole grid. */
 export const COMPLIANCE_STATUSES = ["PENDING", "RUNNING", "DONE", "FAILED"] as const;
 
-/** `GET /pqm/compliance?week=YYYY-MM-DD` (a Monday; default: the last evaluated week). */
-export const complianceQuery = z.object({
+/** Verdict filter of the compliance list: all, passed, not passed, not evaluable. */
+export const COMPLIANCE_VERDICTS = ["ALL", "PASSED", "NOT_PASSED", "NONE"] as const;
+export type ComplianceVerdict = (typeof COMPLIANCE_VERDICTS)[number];
+
+/** Nodes per page of the compliance list. */
+export const COMPLIANCE_PAGE_SIZE = 50;
+
+/** `GET /pqm/compliance/map?week=YYYY-MM-DD` (a Monday; default: the last evaluated week). */
+export const complianceWeekQuery = z.object({
   week: z.string().regex(DATE, "validation.dateInvalid").optional(),
+});
+
+/**
+ * `GET /pqm/compliance?week=YYYY-MM-DD&verdict=NOT_PASSED&page=0`: one page (0-based, 50
+ * nodes, by node name) of a week's verdicts with that verdict.
+ */
+export const complianceQuery = complianceWeekQuery.extend({
+  verdict: z.enum(COMPLIANCE_VERDICTS, { error: "validation.invalidChoice" }).default("ALL"),
+  page: z.coerce.number({ error: "validation.invalidValue" }).int("validation.invalidValue")
+    .min(0, "validation.invalidValue").max(100_000, "validation.invalidValue").default(0),
 });
 
 /** One node's EN 50160 verdict of a week. */
@@ -197,23 +214,50 @@ export const complianceNodeDto = z.object({
 });
 export type ComplianceNodeDto = z.output<typeof complianceNodeDto>;
 
-/** `GET /pqm/compliance`. */
+const complianceWeekDto = z.object({
+  label: z.string(),
+  from: z.string(),
+  to: z.string(),
+  status: z.enum(COMPLIANCE_STATUSES),
+  evaluated_at: z.string().nullable(),
+});
+
+/** `GET /pqm/compliance`: the week, its counts, and one page of the filtered nodes. */
 export const complianceDto = z.object({
-  week: z.object({
-    label: z.string(),
-    from: z.string(),
-    to: z.string(),
-    status: z.enum(COMPLIANCE_STATUSES),
-    evaluated_at: z.string().nullable(),
-  }).nullable(),
+  week: complianceWeekDto.nullable(),
   /** Evaluated weeks, newest first (Mondays, `YYYY-MM-DD`). */
   weeks: z.array(z.string()),
   nodes: z.array(complianceNodeDto),
+  /** The week's counts (every node, whatever the filter). */
   passed: z.number(),
   not_passed: z.number(),
   not_evaluable: z.number(),
+  /** 0-based page, its size, and the number of nodes with the filtered verdict. */
+  page: z.number(),
+  size: z.number(),
+  total: z.number(),
 }).meta({ id: "PqComplianceDto" });
 export type ComplianceDto = z.output<typeof complianceDto>;
+
+/** One node on the compliance map. */
+export const complianceMapNodeDto = complianceNodeDto.pick({
+  node_id: true,
+  node_name: true,
+  ew_name: true,
+  latitude: true,
+  longitude: true,
+  passed: true,
+  failed: true,
+  report_key: true,
+});
+export type ComplianceMapNodeDto = z.output<typeof complianceMapNodeDto>;
+
+/** `GET /pqm/compliance/map`: every node of the week with its verdict and place. */
+export const complianceMapDto = z.object({
+  week: complianceWeekDto.nullable(),
+  nodes: z.array(complianceMapNodeDto),
+}).meta({ id: "PqComplianceMapDto" });
+export type ComplianceMapDto = z.output<typeof complianceMapDto>;
 
 /** `POST /pqm/compliance/evaluate` answer (202): the week queued again. */
 export const complianceQueuedDto = z.object({

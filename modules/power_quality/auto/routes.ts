@@ -12,11 +12,13 @@ import {
   autoRunPageDto,
   autoRunsQuery,
   complianceDto,
+  complianceMapDto,
   complianceQuery,
   complianceQueuedDto,
+  complianceWeekQuery,
 } from "./contract.ts";
 import type { AutoAnalysesService } from "./service.ts";
-import type { ComplianceService } from "./compliance.ts";
+import type { ComplianceService } from "./compliance_view.ts";
 
 const APP = "app:power-quality";
 
@@ -121,10 +123,20 @@ export function autoAnalysisRoutes(
       "/compliance",
       validate("query", complianceQuery),
       doc({
-        summary: "EN 50160 verdict of every node for an evaluated week (grid-wide compliance)",
+        summary:
+          "EN 50160 verdicts of an evaluated week (grid-wide compliance): counts and one page of 50 nodes with a verdict filter",
         answer: complianceDto,
       }),
-      async (c) => c.json(await compliance.get(customerKey(c), c.req.valid("query").week)),
+      async (c) => c.json(await compliance.get(customerKey(c), c.req.valid("query"))),
+    )
+    .get(
+      "/compliance/map",
+      validate("query", complianceWeekQuery),
+      doc({
+        summary: "Every node of an evaluated week with its EN 50160 verdict and place (the map)",
+        answer: complianceMapDto,
+      }),
+      async (c) => c.json(await compliance.map(customerKey(c), c.req.valid("query").week)),
     )
     .post(
       "/compliance/evaluate",

@@ -1,7 +1,9 @@
 /**
  * The grid-wide compliance (beyond the spec): every node's EN 50160 verdict of an evaluated week
  * (by default the last complete one, evaluated every week for the whole grid) with its failing
- * parameters; a click opens the node's report of that week, or creates it when there is none.
+ * parameters, as a list paged on the server (50 nodes, verdict filter) or on the map
+ * (compliance-map.tsx); a click opens the node's report of that week, or creates it when there is
+ * none.
  */
 import { ShieldCheck } from "lucide-react";
 import { useState } from "react";
@@ -16,12 +18,19 @@ import { AsyncState } from "../../ui/loader.tsx";
 import { Notice } from "../../ui/notice.tsx";
 import { Select } from "../../ui/select.tsx";
 import { Cell, HeadCell, Row, Table, TableBody, TableHead } from "../../ui/table.tsx";
-import { autoApi, type ComplianceNodeDto } from "./pq-auto-api.ts";
+import { Pager } from "../../ui/pager.tsx";
+import { ListMapSwitch, type ListOrMap } from "../../map/list-map-switch.tsx";
+import {
+  COMPLIANCE_VERDICTS,
+  type ComplianceVerdict as Verdict,
+} from "../../../../modules/power_quality/auto/contract.ts";
+import { autoApi, type ComplianceMapNodeDto } from "./pq-auto-api.ts";
 import { pqApi } from "./pq-reports-api.ts";
 import { ResultBadge } from "./report-badges.tsx";
+import { ComplianceMap } from "./compliance-map.tsx";
 
-type Verdict = "ALL" | "NOT_PASSED" | "PASSED" | "NONE";
-const PAGE = 50;
+/** A node of the list (with its feeders) or of the map (the report then covers every feeder). */
+type OpenNode = ComplianceMapNodeDto & { feeders?: readonly { id: string }[] };
 
 /** The compliance section; `onOpenReport` shows a report in the page's detail panel. */
 export function ComplianceView(
@@ -32,15 +41,20 @@ export function ComplianceView(
   const [week, setWeek] = useState<string | undefined>(undefined);
   const [verdict, setVerdict] = useState<Verdict>("ALL");
   const [page, setPage] = useState(0);
+  const [show, setShow] = useState<ListOrMap>("list");
   const [problem, setProblem] = useState<
     { key: string; code?: number; params?: Record<string, unknown> } | null
   >(null);
-  const view = useLiveLoad((signal) => autoApi.compliance(week, signal), `c|${week}`, REFRESH_MS);
+  const view = useLiveLoad(
+    (signal) => autoApi.compliance({ week, verdict, page }, signal),
+    `c|${week}|${verdict}|${page}`,
+    REFRESH_MS,
+  );
   const evaluate = useAction(async () => {
     await autoApi.evaluate();
     view.refresh();
   });
-  const open = useAction(async (node: ComplianceNodeDto, from: string, label: string) => {
+  const open = useAction(async (node: OpenNode, from: string, label: string) => {
     setProblem(null);
     if (node.report_key) return onOpenReport(node.report_key);
     try {
@@ -49,7 +63,7 @@ export function ComplianceView(
         name: `${t("reportName", { week: label })} ${node.node_name}`.slice(0, 60),
         language,
         node: node.node_id,
-        feeders: node.feeders.map((f) => f.id),
+        ...(node.feeders ? { feeders: node.feeders.map((f) => f.id) } : {}),
         start: from,
         period: "P7D",
         standard: "EN50160",
@@ -74,15 +88,6 @@ export function ComplianceView(
         : null}
       <AsyncState state={liveState(view)} onRetry={view.refresh}>
         {(answer) => {
-          const rows = answer.nodes.filter((n) =>
-            verdict === "ALL" ||
-            (verdict === "PASSED"
-              ? n.passed === true
-              : verdict === "NOT_PASSED"
-              ? n.passed === false
-              : n.passed === null)
-          );
-          const pages = Math.max(1, Math.ceil(rows.length / PAGE));
           return (
             <>
               <div className="flex flex-wrap items-end gap-2">
@@ -101,7 +106,7 @@ export function ComplianceView(
                   className="w-44"
                   aria-label={t("verdict")}
                   value={verdict}
-                  options={(["ALL", "NOT_PASSED", "PASSED", "NONE"] as const).map((v) => ({
+                  options={COMPLIANCE_VERDICTS.map((v) => ({
                     value: v,
                     label: t(`verdicts.${v}`),
                   }))}
@@ -109,6 +114,11 @@ export function ComplianceView(
                     setVerdict(v as Verdict);
                     setPage(0);
                   }}
+                />
+                <ListMapSwitch
+                  value={show}
+                  onChange={setShow}
+                  labels={{ group: t("show"), list: t("showList"), map: t("showMap") }}
                 />
                 {answer.week
                   ? (
@@ -155,6 +165,14 @@ export function ComplianceView(
                     description={t("complianceEmptyHint")}
                   />
                 )
+                : show === "map"
+                ? (
+                  <ComplianceMap
+                    week={week}
+                    verdict={verdict}
+                    onOpen={(node, from, label) => void open.run(node, from, label)}
+                  />
+                )
                 : (
                   <div className="overflow-x-auto rounded-lg border bg-surface p-3">
                     <Table data-testid="pq-compliance-list">
@@ -169,7 +187,7 @@ export function ComplianceView(
                         </Row>
                       </TableHead>
                       <TableBody>
-                        {rows.slice(page * PAGE, (page + 1) * PAGE).map((n) => (
+                        {answer.nodes.map((n) => (
                           <Row key={n.node_id}>
                             <Cell>
                               <div className="font-medium">{n.node_name}</div>
@@ -208,29 +226,12 @@ export function ComplianceView(
                         ))}
                       </TableBody>
                     </Table>
-                    {pages > 1
-                      ? (
-                        <div className="mt-2 flex items-center justify-end gap-2 text-xs">
-                          <Button
-                            size="sm"
-                            variant="secondary"
-                            disabled={page === 0}
-                            onClick={() => setPage(page - 1)}
-                          >
-                            {t("previous")}
-                          </Button>
-                          <span>{t("pageOf", { page: page + 1, pages })}</span>
-                          <Button
-                            size="sm"
-                            variant="secondary"
-                            disabled={page + 1 >= pages}
-                            onClick={() => setPage(page + 1)}
-                          >
-                            {t("next")}
-                          </Button>
-                        </div>
-                      )
-                      : null}
+                    <Pager
+                      total={answer.total}
+                      page={answer.page + 1}
+                      pageSize={answer.size}
+                      onPage={(p) => setPage(p - 1)}
+                    />
                   </div>
                 )}
             </>

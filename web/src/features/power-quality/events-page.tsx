@@ -6,30 +6,21 @@
  * and SEMI F47 curves; and (#events-downloaded) the recordings requested from the cells.
  */
 import { useLocation, useNavigate } from "@tanstack/react-router";
-import { Activity, Download, ListFilter, Network, Table2 } from "lucide-react";
+import { Activity, Download, Network, Table2 } from "lucide-react";
 import { useCallback, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { api } from "../../lib/api.ts";
 import { bareHash } from "../../lib/access.ts";
 import { useAsync } from "../../lib/use-async.ts";
-import { useFormatters } from "../../lib/use-formatters.ts";
-import { Button } from "../../ui/button.tsx";
-import { FormField } from "../../ui/form-field.tsx";
-import { Input, Select } from "../../ui/input.tsx";
 import { AsyncState } from "../../ui/loader.tsx";
 import { Page } from "../../ui/page.tsx";
-import { Cell, HeadCell, Row, Table, TableBody, TableHead } from "../../ui/table.tsx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../ui/tabs.tsx";
 import { DipTables } from "./dip-table.tsx";
-import { EventDetailPanel, RecordingBadge } from "./event-detail.tsx";
+import { EventDetailPanel } from "./event-detail.tsx";
 import {
-  CURVES,
   EMPTY_FILTER,
-  EVENT_PHASES,
-  EVENT_TYPES,
   type EventPage,
   type EventPoints,
-  EVENTS_PAGE_SIZE,
   type EventTables,
   type EventWorks,
   type FilterForm,
@@ -37,9 +28,10 @@ import {
   formProblems,
   queryOf,
 } from "./events-data.ts";
+import { EventsFilterForm } from "./events-filter-form.tsx";
+import { EventsTable } from "./events-table.tsx";
 import { GridEventsList } from "./grid-events-list.tsx";
 import { MagnitudePlot } from "./magnitude-plot.tsx";
-import { Pager } from "../../ui/pager.tsx";
 import { RecordingsList } from "./recordings-list.tsx";
 
 const TABS = ["events", "plot", "grid-events", "events-downloaded"] as const;
@@ -91,8 +83,6 @@ export function EventsPage() {
     setRound((r) => r + 1);
   };
   const set = (patch: Partial<FilterForm>) => setDraft((d) => ({ ...d, ...patch }));
-  const errorOf = (field: string) =>
-    problems[field] ? t(`errors:${problems[field]}`, { min: 0, max: 200 }) : undefined;
   const nodes = works.status === "success"
     ? works.data.electrical_works.flatMap((w) =>
       w.nodes.map((n) => ({ value: n.id, label: `${n.name} · ${w.name}` }))
@@ -130,154 +120,18 @@ export function EventsPage() {
         </TabsList>
         {tab !== "events-downloaded"
           ? (
-            <form
-              className="grid grid-cols-2 gap-2 rounded-md border bg-surface p-3 md:grid-cols-4 xl:grid-cols-6"
-              aria-label={t("filters.label")}
-              onSubmit={(e) => {
-                e.preventDefault();
-                apply();
+            <EventsFilterForm
+              draft={draft}
+              onChange={set}
+              problems={problems}
+              nodes={nodes}
+              onApply={apply}
+              onReset={() => {
+                setDraft(EMPTY_FILTER);
+                setApplied(EMPTY_FILTER);
+                setPage(1);
               }}
-            >
-              <FormField label={t("filters.node")} className="col-span-2">
-                {(control) => (
-                  <Select
-                    {...control}
-                    value={draft.node}
-                    onChange={(e) => set({ node: e.target.value })}
-                  >
-                    <option value="">{t("filters.wholeGrid")}</option>
-                    {nodes.map((n) => <option key={n.value} value={n.value}>{n.label}</option>)}
-                  </Select>
-                )}
-              </FormField>
-              <FormField label={t("filters.type")}>
-                {(control) => (
-                  <Select
-                    {...control}
-                    value={draft.type}
-                    onChange={(e) => set({ type: e.target.value as FilterForm["type"] })}
-                  >
-                    <option value="">{t("filters.all")}</option>
-                    {EVENT_TYPES.map((v) => <option key={v} value={v}>{t(`types.${v}`)}</option>)}
-                  </Select>
-                )}
-              </FormField>
-              <FormField label={t("filters.phase")}>
-                {(control) => (
-                  <Select
-                    {...control}
-                    value={draft.phase}
-                    onChange={(e) => set({ phase: e.target.value as FilterForm["phase"] })}
-                  >
-                    <option value="">{t("filters.all")}</option>
-                    {EVENT_PHASES.map((v) => <option key={v} value={v}>{v}</option>)}
-                  </Select>
-                )}
-              </FormField>
-              <FormField label={t("filters.from")}>
-                {(control) => (
-                  <Input
-                    {...control}
-                    type="datetime-local"
-                    value={draft.from}
-                    onChange={(e) => set({ from: e.target.value })}
-                  />
-                )}
-              </FormField>
-              <FormField label={t("filters.to")} error={errorOf("to")}>
-                {(control) => (
-                  <Input
-                    {...control}
-                    type="datetime-local"
-                    value={draft.to}
-                    onChange={(e) => set({ to: e.target.value })}
-                  />
-                )}
-              </FormField>
-              <FormField label={t("filters.depthMin")} error={errorOf("depth_min")}>
-                {(control) => (
-                  <Input
-                    {...control}
-                    inputMode="decimal"
-                    value={draft.depthMin}
-                    onChange={(e) => set({ depthMin: e.target.value })}
-                  />
-                )}
-              </FormField>
-              <FormField label={t("filters.depthMax")} error={errorOf("depth_max")}>
-                {(control) => (
-                  <Input
-                    {...control}
-                    inputMode="decimal"
-                    value={draft.depthMax}
-                    onChange={(e) => set({ depthMax: e.target.value })}
-                  />
-                )}
-              </FormField>
-              <FormField label={t("filters.durationMin")} error={errorOf("duration_min_ms")}>
-                {(control) => (
-                  <Input
-                    {...control}
-                    inputMode="numeric"
-                    value={draft.durationMin}
-                    onChange={(e) => set({ durationMin: e.target.value })}
-                  />
-                )}
-              </FormField>
-              <FormField label={t("filters.durationMax")} error={errorOf("duration_max_ms")}>
-                {(control) => (
-                  <Input
-                    {...control}
-                    inputMode="numeric"
-                    value={draft.durationMax}
-                    onChange={(e) => set({ durationMax: e.target.value })}
-                  />
-                )}
-              </FormField>
-              <FormField label={t("filters.curve")}>
-                {(control) => (
-                  <Select
-                    {...control}
-                    value={draft.curve}
-                    onChange={(e) => set({ curve: e.target.value as FilterForm["curve"] })}
-                  >
-                    <option value="">{t("filters.noCurve")}</option>
-                    {CURVES.map((v) => <option key={v} value={v}>{t(`curves.${v}`)}</option>)}
-                  </Select>
-                )}
-              </FormField>
-              <FormField label={t("filters.side")}>
-                {(control) => (
-                  <Select
-                    {...control}
-                    value={draft.side}
-                    disabled={!draft.curve}
-                    onChange={(e) => set({ side: e.target.value as FilterForm["side"] })}
-                  >
-                    <option value="OUTSIDE">{t("filters.outside")}</option>
-                    <option value="INSIDE">{t("filters.inside")}</option>
-                  </Select>
-                )}
-              </FormField>
-              <div className="col-span-2 flex items-end gap-2">
-                <Button type="submit" size="md" disabled={Object.keys(problems).length > 0}>
-                  <ListFilter aria-hidden />
-                  {t("filters.apply")}
-                </Button>
-                <Button
-                  type="button"
-                  variant="ghost"
-                  size="md"
-                  onClick={() => {
-                    setDraft(EMPTY_FILTER);
-                    setApplied(EMPTY_FILTER);
-                    setPage(1);
-                  }}
-                >
-                  {t("filters.reset")}
-                </Button>
-              </div>
-            </form>
+            />
           )
           : null}
         <div className={open ? "grid gap-4 xl:grid-cols-[minmax(0,1fr)_minmax(0,36rem)]" : ""}>
@@ -285,7 +139,7 @@ export function EventsPage() {
             <TabsContent value="events" className="flex flex-col gap-4">
               <AsyncState state={list} onRetry={list.reload}>
                 {(data) => (
-                  <EventTable
+                  <EventsTable
                     data={data}
                     page={page}
                     onPage={setPage}
@@ -337,73 +191,5 @@ export function EventsPage() {
         </div>
       </Tabs>
     </Page>
-  );
-}
-
-function EventTable({ data, page, onPage, open, onOpen }: {
-  data: EventPage;
-  page: number;
-  onPage: (page: number) => void;
-  open: string | null;
-  onOpen: (key: string) => void;
-}) {
-  const { t } = useTranslation("pq-events");
-  const format = useFormatters();
-  return (
-    <div className="rounded-md border bg-surface px-3" data-testid="events-list">
-      <Table>
-        <TableHead>
-          <tr>
-            <HeadCell>{t("columns.start")}</HeadCell>
-            <HeadCell>{t("columns.node")}</HeadCell>
-            <HeadCell>{t("columns.type")}</HeadCell>
-            <HeadCell>{t("columns.phases")}</HeadCell>
-            <HeadCell numeric>{t("columns.duration")}</HeadCell>
-            <HeadCell numeric>{t("columns.extreme")}</HeadCell>
-            <HeadCell numeric>{t("columns.depth")}</HeadCell>
-            <HeadCell>{t("columns.recording")}</HeadCell>
-          </tr>
-        </TableHead>
-        <TableBody>
-          {data.events.map((e) => (
-            <Row
-              key={e.key}
-              className={open === e.key
-                ? "bg-surface-muted"
-                : "cursor-pointer hover:bg-surface-muted"}
-              onClick={() => onOpen(e.key)}
-              data-testid="event-row"
-            >
-              <Cell className="tabular">
-                <button type="button" className="text-left underline-offset-2 hover:underline">
-                  {format.dateTime(e.start)}
-                </button>
-              </Cell>
-              <Cell>{e.node_name}</Cell>
-              <Cell>{t(`kinds.${e.kind}`)}</Cell>
-              <Cell>
-                {e.start_phase === e.end_phase
-                  ? e.start_phase ?? "—"
-                  : `${e.start_phase ?? "—"} → ${e.end_phase ?? "—"}`}
-              </Cell>
-              <Cell numeric>{`${format.number(e.duration_ms, 0)} ms`}</Cell>
-              <Cell numeric>
-                {e.extreme_pct === null ? "—" : `${format.number(e.extreme_pct, 1)} %`}
-              </Cell>
-              <Cell numeric>
-                {e.depth_pct === null ? "—" : `${format.number(e.depth_pct, 1)} %`}
-              </Cell>
-              <Cell>
-                <RecordingBadge recording={e.recording} />
-              </Cell>
-            </Row>
-          ))}
-        </TableBody>
-      </Table>
-      {data.events.length === 0
-        ? <p className="p-6 text-center text-sm text-muted-foreground">{t("list.empty")}</p>
-        : null}
-      <Pager total={data.total} page={page} pageSize={EVENTS_PAGE_SIZE} onPage={onPage} />
-    </div>
   );
 }

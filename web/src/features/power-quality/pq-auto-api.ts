@@ -10,6 +10,8 @@ import type {
   AutoRunDto,
   AutoRunPageDto,
   ComplianceDto,
+  ComplianceMapDto,
+  ComplianceVerdict,
 } from "../../../../modules/power_quality/auto/contract.ts";
 import type { StationGroupDto } from "../../../../modules/grid/contract.ts";
 
@@ -20,6 +22,7 @@ export type {
   AutoRunDto,
   AutoRunPageDto,
   ComplianceDto,
+  ComplianceMapNodeDto,
   ComplianceNodeDto,
 } from "../../../../modules/power_quality/auto/contract.ts";
 
@@ -36,8 +39,14 @@ export const autoApi = {
   remove: (key: string) => api.delete<void>(at(key), { handleErrors }),
   runs: (key: string, page: number, signal: AbortSignal) =>
     api.get<AutoRunPageDto>(`${at(key)}/runs`, { query: { page }, signal, handleErrors }),
-  compliance: (week: string | undefined, signal: AbortSignal) =>
-    api.get<ComplianceDto>("/pqm/compliance", { query: { week }, signal, handleErrors }),
+  /** One page (0-based) of a week's nodes with a verdict. */
+  compliance: (
+    query: { week: string | undefined; verdict: ComplianceVerdict; page: number },
+    signal: AbortSignal,
+  ) => api.get<ComplianceDto>("/pqm/compliance", { query, signal, handleErrors }),
+  /** Every node of a week with its verdict and place. */
+  complianceMap: (week: string | undefined, signal: AbortSignal) =>
+    api.get<ComplianceMapDto>("/pqm/compliance/map", { query: { week }, signal, handleErrors }),
   /** The grid's LV and MV feeder groups, for a whole-group analysis. */
   groups: (signal: AbortSignal) =>
     api.get<StationGroupDto[]>("/gsm/grid-structure/hv-mv-station-groups", {

@@ -72,12 +72,14 @@ export function ReportsPage() {
     <Page
       title={t("modules:power-quality.title")}
       subtitle={t("modules:power-quality.sections.reports")}
-      actions={
-        <Button onClick={() => setCreating(true)} disabled={!works.data} data-testid="pq-create">
-          <Plus aria-hidden />
-          {t("create")}
-        </Button>
-      }
+      actions={section === "reports"
+        ? (
+          <Button onClick={() => setCreating(true)} disabled={!works.data} data-testid="pq-create">
+            <Plus aria-hidden />
+            {t("create")}
+          </Button>
+        )
+        : undefined}
     >
       <Tabs value={section} onValueChange={pick}>
         <TabsList>
