@@ -83,8 +83,11 @@ Deno.test("MeasurementStore.append() commits concurrent batches in shared groups
 Deno.test("MeasurementStore.append() answers every batch of a failing group with the error and stores none of them", async () => {
   await withStore(async (store, _agg, q) => {
     await store.append("C0", { measurements: [row(T0, 230)] });
+    // The next group carries I/O states: its insert fails. Dropped before the blocker's write
+    // starts (dropped while it ran, a loaded machine could end that write first and give C1 a
+    // group of its own), which writes no I/O states and so still succeeds.
+    await q("DROP TABLE io_states");
     const blocker = store.append("C0", { measurements: [row(T0 + 20_000, 230)] });
-    await q("DROP TABLE io_states"); // the next group carries I/O states: its insert fails
     const io = { ts: T0, module: 1, channel: 1, kind: "DI" as const, value: 0 };
     const failing = [
       store.append("C1", { measurements: [row(T0, 230)] }),
