@@ -6,6 +6,8 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { type AppEnv, doc, requireApp, validate } from "../../kernel/mod.ts";
 import {
+  addedPointsDto,
+  addPointsInput,
   generateInput,
   pointListDto,
   pointsInput,
@@ -13,6 +15,7 @@ import {
   profileDto,
   profileInput,
   profileListDto,
+  scadaNodeListDto,
   statusDto,
 } from "./contract.ts";
 import type { StoredPoint } from "./points.ts";
@@ -32,6 +35,14 @@ export function scadaRoutes(
       "/status",
       doc({ summary: "The connector's listeners and connected masters", answer: statusDto }),
       (c) => c.json(status(c.get("tenant").key)),
+    )
+    .get(
+      "/nodes",
+      doc({
+        summary: "The nodes points may name, in feeder order, with their LV feeders",
+        answer: scadaNodeListDto,
+      }),
+      async (c) => c.json(await service.nodes(c.get("tenant").key)),
     )
     .get(
       "/profiles",
@@ -113,5 +124,17 @@ export function scadaRoutes(
         const { extra } = c.req.valid("json");
         return c.json(await service.generate(c.get("tenant").key, c.req.param("id"), extra));
       },
+    )
+    .post(
+      "/profiles/:id/points/add",
+      validate("json", addPointsInput),
+      doc({
+        summary: "Adds values to a profile's points (next free addresses, existing points kept)",
+        answer: addedPointsDto,
+      }),
+      async (c) =>
+        c.json(
+          await service.addPoints(c.get("tenant").key, c.req.param("id"), c.req.valid("json")),
+        ),
     );
 }

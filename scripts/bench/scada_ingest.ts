@@ -233,10 +233,13 @@ try {
     } x real time (tick p50 ${ticks(withMasters).p50.toFixed(0)} ms)`,
   );
   console.log(`  ratio with / without masters: ${(b / a).toFixed(2)}`);
+  console.log(`  delivery per tick (ms): ${delivery.map((x) => x.toFixed(0)).join(", ")}`);
   console.log(
     `  every value of a tick at both masters, after its last acknowledgement (negative: before it): p50 ${
       d.p50.toFixed(0)
-    } ms, max ${Math.max(...delivery).toFixed(0)} ms (${delivery.length} ticks, ${missed} not` +
+    } ms, p99 ${d.p99.toFixed(0)} ms, max ${
+      Math.max(...delivery).toFixed(0)
+    } ms (${delivery.length} ticks, ${missed} not` +
       " complete within 10 s; target: within 1,000 ms of ingestion)",
   );
 } finally {
