@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { fieldIssues } from "../../kernel/mod.ts";
-import { addPointsInput, type PlannedPoint, planAddedPoints, SCADA_LIMITS } from "./contract.ts";
+import { addPointsInput, planAddedPoints, type PlannedPoint, SCADA_LIMITS } from "./contract.ts";
 
 const node = (id: string, feeders: number) => ({
   id,
@@ -15,7 +15,9 @@ const point = (
   activated = true,
 ): PlannedPoint => ({ ioa, node_id, feeder_id, quantity, phase, activated });
 const brief = (list: PlannedPoint[]) =>
-  list.map((p) => `${p.ioa}:${p.node_id}:${p.quantity}${p.feeder_id ? `@${p.feeder_id}` : ""}${p.phase ?? ""}`);
+  list.map((p) =>
+    `${p.ioa}:${p.node_id}:${p.quantity}${p.feeder_id ? `@${p.feeder_id}` : ""}${p.phase ?? ""}`
+  );
 
 Deno.test("added values follow their node's last point, on the next free addresses", () => {
   const existing = [
@@ -68,7 +70,10 @@ Deno.test("points held already are not added again; U goes to the first feeder u
 });
 
 Deno.test("above the highest address first, then the free ones below it", () => {
-  const existing = [point(3, "a", "NODE_STATE"), point(SCADA_LIMITS.ioaMax - 1, "a", "U", "a-f1", 1)];
+  const existing = [
+    point(3, "a", "NODE_STATE"),
+    point(SCADA_LIMITS.ioaMax - 1, "a", "U", "a-f1", 1),
+  ];
   const plan = planAddedPoints(existing, [node("a", 1)], ["U"], null);
   assert.deepEqual(plan.points.slice(2).map((p) => p.ioa), [SCADA_LIMITS.ioaMax, 1]);
   assert.equal(new Set(plan.points.map((p) => p.ioa)).size, plan.points.length);

@@ -24,6 +24,16 @@ import type { StatusDto } from "./contract.ts";
 
 export const SCADA_APP = "hes:scada-connector";
 
+/**
+ * The whole point list (PUT .../points) and the nodes of an addition (POST .../points/add) go
+ * beyond the input gate's 256 KiB default: 60,000 points of about 130 bytes each (ids of 36
+ * characters) make 8 MB; 16 MiB leaves room for longer ids, and beyond it the answer is 413.
+ */
+export const POINTS_BODY_LIMIT = {
+  path: /^\/scm\/profiles\/[^/]+\/points(?:\/add)?$/,
+  bytes: 16 * 1024 * 1024,
+};
+
 /** Routes mounted at /scm (behind authentication). */
 export function scadaRoutes(
   service: ScadaService,

@@ -212,7 +212,12 @@ function AddValuesForm({ profileId, points, nodes, onCancel, onAdded }: {
             {t("addValues.allNodes", { count: nodes.length })}
           </label>
           <label className="flex items-center gap-2">
-            <input type="radio" name="nodes" checked={!allNodes} onChange={() => setAllNodes(false)} />
+            <input
+              type="radio"
+              name="nodes"
+              checked={!allNodes}
+              onChange={() => setAllNodes(false)}
+            />
             {t("addValues.chosenNodes", { count: chosen.size })}
           </label>
         </div>
@@ -273,7 +278,9 @@ function AddValuesForm({ profileId, points, nodes, onCancel, onAdded }: {
                                 checked={feeders.has(f.id)}
                                 aria-label={`${n.name} / ${f.name}`}
                                 onChange={(e) => {
-                                  setFeeders((s) => toggle(s, f.id, e.target.checked));
+                                  setFeeders((s) =>
+                                    toggle(s, f.id, e.target.checked)
+                                  );
                                   clear("feeders");
                                 }}
                               />
