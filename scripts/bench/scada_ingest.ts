@@ -194,8 +194,12 @@ try {
         window += WINDOW_MS;
         const stats = checked(await cells.run(job(window)));
         const acknowledged = Date.now();
+        const tick = `  round ${round + 1} ${connected ? "with" : "without"} masters: tick ${
+          (stats.sendMs / 1000).toFixed(1)
+        } s`;
         if (!connected) {
           without.push(stats);
+          console.log(tick);
           continue;
         }
         withMasters.push(stats);
@@ -206,6 +210,7 @@ try {
         );
         if (!done) missed++;
         else delivery.push(Math.max(...masters.windows.get(key)!) - acknowledged);
+        console.log(`${tick}, delivery ${done ? `${delivery.at(-1)!.toFixed(0)} ms` : "> 10 s"}`);
       }
       if (connected) {
         await masters.send("disconnect");
