@@ -273,3 +273,135 @@ export const statusDto = z.object({ listeners: z.array(listenerDto) }).meta({
   id: "ScadaStatusDto",
 });
 export type StatusDto = z.output<typeof statusDto>;
+
+/**
+ * POST /scm/profiles/{id}/points/add: values added to a profile's list without regenerating it.
+ * `feeder_ids` null: U on each node's first LV feeder (the busbar), I, P and Q on every LV
+ * feeder; otherwise the per-phase values go to those feeders of the chosen nodes only.
+ */
+export const addPointsInput = z.object({
+  quantities: z.array(z.enum(QUANTITIES, { error: "validation.invalidChoice" }))
+    .min(1, "validation.required").max(QUANTITIES.length, "validation.maxItems"),
+  node_ids: z.array(z.string().min(1).max(200)).min(1, "validation.required")
+    .max(SCADA_LIMITS.pointsMax, "validation.maxItems"),
+  feeder_ids: z.array(z.string().min(1).max(200)).max(SCADA_LIMITS.pointsMax).nullable()
+    .default(null),
+}).strict();
+export type AddPointsInput = z.input<typeof addPointsInput>;
+export type AddPointsData = z.output<typeof addPointsInput>;
+
+/** The answer of .../points/add: the whole list and how many points were added. */
+export const addedPointsDto = z.object({
+  profile_id: z.string(),
+  points: z.array(pointDto),
+  added: z.number(),
+}).meta({ id: "ScadaAddedPointsDto" });
+export type AddedPointsDto = z.output<typeof addedPointsDto>;
+
+/** A node a point may belong to, with its LV feeders in slot order (GET /scm/nodes). */
+export const scadaNodeDto = z.object({
+  id: z.string(),
+  /** Electrical work / node. */
+  name: z.string(),
+  feeders: z.array(z.object({ id: z.string(), name: z.string() })),
+}).meta({ id: "ScadaNodeDto" });
+export type ScadaNodeDto = z.output<typeof scadaNodeDto>;
+export const scadaNodeListDto = z.array(scadaNodeDto).meta({ id: "ScadaNodeListDto" });
+
+/** The fields of a point the planner reads and writes. */
+export interface PlannedPoint {
+  ioa: number;
+  node_id: string;
+  feeder_id: string | null;
+  quantity: Quantity;
+  phase: number | null;
+  activated: boolean;
+}
+
+/** Why an addition is refused (the server answers it as a 400 on `quantities`). */
+export type AddProblem = {
+  key: "validation.scadaPointsMax";
+  params: { max: number; count: number };
+};
+
+const pointKey = (p: Pick<PlannedPoint, "node_id" | "feeder_id" | "quantity" | "phase">) =>
+  `${p.node_id}|${p.feeder_id ?? ""}|${p.quantity}|${p.phase ?? ""}`;
+
+/**
+ * The list after adding `quantities` for `nodes` (the chosen ones, in feeder order): points the
+ * list holds already (same node, feeder, value and phase) are not added again; existing points
+ * keep their address, activation and order; a node's new points follow its last point (or go
+ * to the end); new addresses are the free ones above the highest in use, then the free ones
+ * below it, ascending (never short: pointsMax < ioaMax). Shared by the server (the rule) and the form (its preview).
+ */
+export function planAddedPoints(
+  existing: readonly PlannedPoint[],
+  nodes: readonly { id: string; feeders: readonly { id: string }[] }[],
+  quantities: readonly Quantity[],
+  feederIds: readonly string[] | null,
+): { points: PlannedPoint[]; added: number; problem: AddProblem | null } {
+  const held = new Set(existing.map(pointKey));
+  const chosenFeeders = feederIds ? new Set(feederIds) : null;
+  const newByNode = new Map<string, Omit<PlannedPoint, "ioa">[]>();
+  let added = 0;
+  for (const node of nodes) {
+    const fresh: Omit<PlannedPoint, "ioa">[] = [];
+    const push = (feeder: string | null, quantity: Quantity, phase: number | null) => {
+      const p = { node_id: node.id, feeder_id: feeder, quantity, phase, activated: true };
+      if (held.has(pointKey(p))) return;
+      held.add(pointKey(p));
+      fresh.push(p);
+    };
+    const feeders = chosenFeeders
+      ? node.feeders.filter((f) => chosenFeeders.has(f.id))
+      : node.feeders;
+    for (const quantity of QUANTITIES.filter((q) => quantities.includes(q))) {
+      if (!isPhaseQuantity(quantity)) {
+        if (quantity !== "FREQUENCY" || node.feeders.length) push(null, quantity, null);
+        continue;
+      }
+      const targets = quantity === "U" && !chosenFeeders ? feeders.slice(0, 1) : feeders;
+      for (const feeder of targets) for (const phase of [1, 2, 3]) push(feeder.id, quantity, phase);
+    }
+    if (fresh.length) newByNode.set(node.id, fresh);
+    added += fresh.length;
+  }
+  const total = existing.length + added;
+  if (total > SCADA_LIMITS.pointsMax) {
+    return {
+      points: [...existing],
+      added: 0,
+      problem: {
+        key: "validation.scadaPointsMax",
+        params: { max: SCADA_LIMITS.pointsMax, count: total },
+      },
+    };
+  }
+  // Enough free addresses: at most pointsMax (60,000) of the 65,535 are in use after adding.
+  const used = new Set(existing.map((p) => p.ioa));
+  const highest = existing.reduce((m, p) => Math.max(m, p.ioa), 0);
+  const free: number[] = [];
+  for (let a = highest + 1; a <= SCADA_LIMITS.ioaMax && free.length < added; a++) free.push(a);
+  for (let a = SCADA_LIMITS.ioaMin; a < highest && free.length < added; a++) {
+    if (!used.has(a)) free.push(a);
+  }
+  let next = 0;
+  const withIoa = (list: Omit<PlannedPoint, "ioa">[]) =>
+    list.map((p) => ({ ...p, ioa: free[next++]! }));
+  const lastOf = new Map<string, number>();
+  existing.forEach((p, k) => lastOf.set(p.node_id, k));
+  const out: PlannedPoint[] = [];
+  existing.forEach((p, k) => {
+    out.push(p);
+    const fresh = newByNode.get(p.node_id);
+    if (fresh && lastOf.get(p.node_id) === k) {
+      out.push(...withIoa(fresh));
+      newByNode.delete(p.node_id);
+    }
+  });
+  for (const node of nodes) {
+    const fresh = newByNode.get(node.id);
+    if (fresh) out.push(...withIoa(fresh));
+  }
+  return { points: out, added, problem: null };
+}

@@ -11,7 +11,7 @@ import { type CellsService, isMvFeeder, readStructure } from "../grid/mod.ts";
 import type { GridStatusService, TopologyCache } from "../monitoring/mod.ts";
 import { type GridIndex, ScadaConnector } from "./connector.ts";
 import { nodesInOrder } from "./points.ts";
-import { scadaRoutes } from "./routes.ts";
+import { POINTS_BODY_LIMIT, scadaRoutes } from "./routes.ts";
 import { ScadaService } from "./service.ts";
 
 export type { ScadaConnectionChanged } from "./events.ts";
@@ -89,6 +89,7 @@ export function scadaModule(deps: ScadaModuleDeps): ScadaModule {
       prefix: "/scm",
       routes: scadaRoutes(service, (key) => ({ listeners: connector.status(key) })),
     }],
+    bodyLimits: [POINTS_BODY_LIMIT],
     async start() {
       deps.store.onSlotsTouched(() => connector.valuesCommitted());
       unsubscribe.push(deps.bus.subscribe("monitoring.nodeStateChanged", (e) => {

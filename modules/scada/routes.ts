@@ -6,6 +6,8 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { type AppEnv, doc, requireApp, validate } from "../../kernel/mod.ts";
 import {
+  addedPointsDto,
+  addPointsInput,
   generateInput,
   pointListDto,
   pointsInput,
@@ -13,6 +15,7 @@ import {
   profileDto,
   profileInput,
   profileListDto,
+  scadaNodeListDto,
   statusDto,
 } from "./contract.ts";
 import type { StoredPoint } from "./points.ts";
@@ -20,6 +23,16 @@ import type { ScadaService } from "./service.ts";
 import type { StatusDto } from "./contract.ts";
 
 export const SCADA_APP = "hes:scada-connector";
+
+/**
+ * The whole point list (PUT .../points) and the nodes of an addition (POST .../points/add) go
+ * beyond the input gate's 256 KiB default: 60,000 points of about 130 bytes each (ids of 36
+ * characters) make 8 MB; 16 MiB leaves room for longer ids, and beyond it the answer is 413.
+ */
+export const POINTS_BODY_LIMIT = {
+  path: /^\/scm\/profiles\/[^/]+\/points(?:\/add)?$/,
+  bytes: 16 * 1024 * 1024,
+};
 
 /** Routes mounted at /scm (behind authentication). */
 export function scadaRoutes(
@@ -32,6 +45,14 @@ export function scadaRoutes(
       "/status",
       doc({ summary: "The connector's listeners and connected masters", answer: statusDto }),
       (c) => c.json(status(c.get("tenant").key)),
+    )
+    .get(
+      "/nodes",
+      doc({
+        summary: "The nodes points may name, in feeder order, with their LV feeders",
+        answer: scadaNodeListDto,
+      }),
+      async (c) => c.json(await service.nodes(c.get("tenant").key)),
     )
     .get(
       "/profiles",
@@ -113,5 +134,17 @@ export function scadaRoutes(
         const { extra } = c.req.valid("json");
         return c.json(await service.generate(c.get("tenant").key, c.req.param("id"), extra));
       },
+    )
+    .post(
+      "/profiles/:id/points/add",
+      validate("json", addPointsInput),
+      doc({
+        summary: "Adds values to a profile's points (next free addresses, existing points kept)",
+        answer: addedPointsDto,
+      }),
+      async (c) =>
+        c.json(
+          await service.addPoints(c.get("tenant").key, c.req.param("id"), c.req.valid("json")),
+        ),
     );
 }

@@ -7,18 +7,28 @@ import { and, asc, count, eq, inArray, ne } from "drizzle-orm";
 import type { StationGroupDto } from "../grid/mod.ts";
 import { AppError, type Db, validationError } from "../../kernel/mod.ts";
 import {
+  type AddedPointsDto,
+  type AddPointsData,
   type DeadbandsDto,
   type ExtraQuantity,
   IEC104_DEFAULTS,
   isPhaseQuantity,
   NO_DEADBANDS,
+  planAddedPoints,
   type PointListDto,
   type ProfileData,
   type ProfileDto,
   type Quantity,
+  type ScadaNodeDto,
   type TimersDto,
 } from "./contract.ts";
-import { describePoints, generatePoints, type StoredPoint } from "./points.ts";
+import {
+  describePoints,
+  generatePoints,
+  lvFeeders,
+  nodesInOrder,
+  type StoredPoint,
+} from "./points.ts";
 import { renderPointsPdf } from "./points_pdf.ts";
 import type { PdfLanguage } from "./points_pdf_texts.ts";
 import { points, profiles } from "./schema.ts";
@@ -280,6 +290,63 @@ export class ScadaService {
     const list = generatePoints(structure, 1, extra);
     await this.#write(id, list);
     return { profile_id: id, points: describePoints(structure, list) };
+  }
+
+  /**
+   * Adds `quantities` for the chosen nodes (and feeders) to the profile's list without touching
+   * its points (planAddedPoints). Refused: an unknown node or feeder, more than
+   * SCADA_LIMITS.pointsMax points, no free address left.
+   */
+  async addPoints(customerKey: string, id: string, input: AddPointsData): Promise<AddedPointsDto> {
+    await this.#own(customerKey, id);
+    const structure = await this.grid.structure(customerKey);
+    const byId = new Map(nodesInOrder(structure).map((n) => [n.id, n]));
+    const chosen = new Set(input.node_ids);
+    const issues = [];
+    for (const [k, nodeId] of input.node_ids.entries()) {
+      if (!byId.has(nodeId)) {
+        issues.push({ path: `node_ids.${k}`, key: "grid.elementNotFound", params: {} });
+      }
+      if (issues.length >= 20) break;
+    }
+    const feedersOfChosen = new Set(
+      [...chosen].flatMap((n) => byId.get(n) ? lvFeeders(byId.get(n)!).map((f) => f.id) : []),
+    );
+    for (const [k, feederId] of (input.feeder_ids ?? []).entries()) {
+      if (!feedersOfChosen.has(feederId)) {
+        issues.push({ path: `feeder_ids.${k}`, key: "grid.elementNotFound", params: {} });
+      }
+      if (issues.length >= 20) break;
+    }
+    if (issues.length) throw validationError(issues);
+    // The chosen nodes in feeder order (the order new points take when they go to the end).
+    const nodes = nodesInOrder(structure).filter((n) => chosen.has(n.id))
+      .map((n) => ({ id: n.id, feeders: lvFeeders(n) }));
+    const plan = planAddedPoints(
+      await this.#stored(id),
+      nodes,
+      input.quantities,
+      input.feeder_ids,
+    );
+    if (plan.problem) {
+      throw validationError([{ path: "quantities", ...plan.problem }]);
+    }
+    if (plan.added) await this.#write(id, plan.points);
+    return {
+      profile_id: id,
+      points: describePoints(structure, plan.points),
+      added: plan.added,
+    };
+  }
+
+  /** The customer's nodes in feeder order with their LV feeders (what points may name). */
+  async nodes(customerKey: string): Promise<ScadaNodeDto[]> {
+    const structure = await this.grid.structure(customerKey);
+    return nodesInOrder(structure).map((n) => ({
+      id: n.id,
+      name: `${n.electrical_work.name} / ${n.name}`,
+      feeders: lvFeeders(n).map((f) => ({ id: f.id, name: f.name })),
+    }));
   }
 
   /** One profile as the connector runs it (null when deleted). */

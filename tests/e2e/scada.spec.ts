@@ -120,3 +120,69 @@ test("an administrator sets up a SCADA profile and its points", async ({ page })
   const bytes = await readFile(await file.path());
   expect(bytes.subarray(0, 5).toString()).toBe("%PDF-");
 });
+
+test("an administrator adds P and the frequency to a point list without regenerating it", async ({ page }) => {
+  test.setTimeout(180_000);
+  const port = String(20_000 + Math.floor(Math.random() * 20_000));
+  const asdu = String(100 + Math.floor(Math.random() * 60_000));
+  await login(page, ACCOUNTS.admin, "/scada-connector");
+  await page.getByRole("button", { name: "New profile" }).click();
+  const dialog = page.getByRole("dialog", { name: "New SCADA profile" });
+  await dialog.getByLabel("Name").fill(`Add values ${asdu}`);
+  await dialog.getByLabel("Master's IP address").fill("10.0.1.5");
+  await dialog.getByLabel("TCP port").fill(port);
+  await dialog.getByLabel("ASDU (common address)").fill(asdu);
+  await dialog.getByRole("button", { name: "Save" }).click();
+  await expect(dialog).toBeHidden();
+  const profiles = page.getByTestId("scada-profiles");
+  await profiles.getByRole("button", { name: `Add values ${asdu}` }).click();
+  await page.getByRole("button", { name: "Generate" }).click();
+  const points = page.getByTestId("scada-points");
+  const row = (k: number) => points.getByRole("row").nth(k);
+  await expect(row(1)).toContainText("Voltage U L1", { timeout: 30_000 });
+  const before = await points.getByRole("row").count() - 1;
+  // The generated list holds addresses 1..n; the user switches the first point off first.
+  await row(1).getByRole("checkbox").uncheck();
+  await page.getByRole("button", { name: "Save the order" }).click();
+  await expect(page.getByText("The points were saved.").first()).toBeVisible();
+
+  await page.getByRole("button", { name: "Add values…" }).click();
+  const add = page.getByRole("dialog", { name: "Add values to the point list" });
+  await add.getByRole("radio", { name: /Chosen nodes/ }).check();
+  await add.getByRole("button", { name: "Add" }).click();
+  await expect(add.getByRole("alert")).toHaveCount(2); // no value kind, no node
+  await expect(add.getByText("Is required").first()).toBeVisible();
+
+  await add.getByRole("checkbox", { name: "Active power P per phase" }).check();
+  await add.getByRole("checkbox", { name: "Frequency f" }).check();
+  const firstNode = add.getByRole("listitem").first().getByRole("checkbox").first();
+  await firstNode.check();
+  await expect(add.getByRole("status")).toContainText(
+    new RegExp(`new points, addresses ${before + 1} to \\d+\\.`),
+  );
+  const preview = await add.getByRole("status").innerText();
+  const added = Number(/^(\d+) new points/.exec(preview)![1]);
+  expect(added).toBeGreaterThanOrEqual(4);
+  await add.getByRole("button", { name: "Add" }).click();
+  await expect(add).toBeHidden();
+  await expect(page.getByText(`${added} points added.`).first()).toBeVisible();
+  await expect(points.getByRole("row")).toHaveCount(before + added + 1, { timeout: 30_000 });
+  // The existing points untouched (the first still off, address 1), the new ones after the first
+  // node's points on the next free addresses.
+  await expect(row(1).getByRole("checkbox")).not.toBeChecked();
+  await expect(row(1).getByRole("cell").nth(1)).toHaveText("1");
+  await expect(points.getByRole("row", { name: /Active power P L1/ }).first()).toContainText(
+    String(before + 1),
+  );
+  await expect(points.getByRole("row", { name: /Frequency f/ })).toHaveCount(1);
+
+  // The same values again: nothing to add.
+  await page.getByRole("button", { name: "Add values…" }).click();
+  await add.getByRole("checkbox", { name: "Frequency f" }).check();
+  await add.getByRole("radio", { name: /Chosen nodes/ }).check();
+  await add.getByRole("listitem").first().getByRole("checkbox").first().check();
+  await expect(add.getByRole("status")).toHaveText(
+    "The list holds these values already: nothing to add.",
+  );
+  await add.getByRole("button", { name: "Cancel" }).click();
+});

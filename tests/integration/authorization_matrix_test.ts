@@ -331,6 +331,8 @@ const EXPECTED: Record<string, Rule> = {
   "PUT /scm/profiles/:id/points": scadaAdmin(400),
   "POST /scm/profiles/:id/points/generate": scadaAdmin(404),
   "GET /scm/profiles/:id/points/pdf": scadaAdmin(404),
+  "GET /scm/nodes": scadaAdmin(200),
+  "POST /scm/profiles/:id/points/add": scadaAdmin(400),
   // Power-quality reports (/pqm) and events (/pqe).
   "GET /pqm/electrical-works": pq(200),
   "POST /pqm/reports": pq(400),

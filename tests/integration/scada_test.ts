@@ -31,6 +31,7 @@ import {
 } from "../../modules/scada/iec104_master.ts";
 import { freePort } from "../helpers/acknowledged.ts";
 import { isAsdu, isS, isU, type Seen, sleep, TestMaster } from "../helpers/iec104_master.ts";
+import { type LoopbackCapture, startLoopbackCapture } from "../helpers/loopback_capture.ts";
 import { writePcap } from "../helpers/pcap.ts";
 import { databaseKinds, startTestPlatform, type TestPlatform } from "../helpers/platform.ts";
 
@@ -81,6 +82,9 @@ for (const kind of databaseKinds()) {
         return m;
       };
       const events: ScadaConnectionChanged[] = [];
+      let capture: LoopbackCapture | { skipped: string } = { skipped: "not started" };
+      let captured: string | null = null;
+      let captureDir: string | null = null;
       platform.services.bus.subscribe("scada.connectionChanged", (e) => void events.push(e));
       try {
         const admin = (await platform.login(ADMIN.email, ADMIN.password)).access_token;
@@ -353,6 +357,10 @@ for (const kind of databaseKinds()) {
           );
         assert.ok(nodePoints.some((p) => p.quantity === "I" && slotOf.has(p.feeder_id!)));
 
+        // The first master's conversation, as the loopback carried it (checked by tshark below).
+        captureDir = await mkdtemp(join(tmpdir(), "gridwatch-scada-capture-"));
+        capture = await startLoopbackCapture(port, join(captureDir, "lo.pcapng"));
+
         let master!: TestMaster;
         await t.step(
           "no data before STARTDT; then STARTDT con and end of initialisation",
@@ -496,8 +504,14 @@ for (const kind of databaseKinds()) {
           },
         );
 
-        // The tshark check reads this first master's conversation.
+        // The tshark check reads this first master's conversation (the mutated APDUs below are
+        // meant to be malformed: the capture stops here).
         const conversation = master.log.slice();
+        if ("stop" in capture) {
+          await sleep(200);
+          await capture.stop();
+          captured = capture.path;
+        }
         const masterPort = master.socket.localPort!;
 
         await t.step("a second connection of the master takes over", async () => {
@@ -649,8 +663,85 @@ for (const kind of databaseKinds()) {
             await rm(dir, { recursive: true, force: true });
           }
         });
+
+        await t.step(
+          "tshark decodes the loopback capture: the same values, nothing malformed",
+          () => {
+            if (!tsharkAvailable() || !captured) {
+              console.warn(
+                `loopback capture skipped: ${
+                  "skipped" in capture ? capture.skipped : "tshark is not installed"
+                }`,
+              );
+              return;
+            }
+            const decoded = execFileSync("tshark", [
+              "-r",
+              captured,
+              "-d",
+              `tcp.port==${port},iec60870_104`,
+              "-V",
+            ], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+            assert.doesNotMatch(decoded, /Malformed|Expert Info \(Error/);
+            for (
+              const text of [
+                "STARTDT act",
+                "STARTDT con",
+                "M_EI_NA_1 Init",
+                "C_IC_NA_1 ActCon",
+                "M_ME_NC_1 Inrogen",
+                "C_IC_NA_1 ActTerm",
+                "C_CS_NA_1 ActCon",
+                "TESTFR act",
+                "M_ME_TF_1 Spont",
+                "STOPDT con",
+              ]
+            ) {
+              assert.match(decoded, new RegExp(text), text);
+            }
+            // Every ASDU the station sent the master went over the wire once: as many ASDUs from
+            // the station's port in the capture as the master logged.
+            const fields = execFileSync("tshark", [
+              "-r",
+              captured,
+              "-d",
+              `tcp.port==${port},iec60870_104`,
+              "-T",
+              "fields",
+              "-E",
+              "occurrence=a",
+              "-E",
+              "aggregator=,",
+              "-e",
+              "tcp.srcport",
+              "-e",
+              "iec60870_asdu.typeid",
+            ], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+            const fromStation = fields.split("\n").map((line) => line.split("\t"))
+              .filter(([src, types]) => src === String(port) && types)
+              .reduce((n, [, types]) => n + types!.split(",").length, 0);
+            const logged = conversation.filter((s) => s.fromStation && s.apci?.kind === "I").length;
+            assert.equal(
+              fromStation,
+              logged,
+              `station ASDUs captured ${fromStation}, logged ${logged}`,
+            );
+            const values = new Map<number, number>();
+            for (const part of decoded.split("IEC 60870-5-101/104 ASDU:")) {
+              if (!part.includes("M_ME_TF_1 Spont")) continue;
+              for (const m of part.matchAll(/IOA: (\d+)\n\s+Value: ([\d.-]+)/g)) {
+                if (!values.has(Number(m[1]))) values.set(Number(m[1]), Number(m[2]));
+              }
+            }
+            for (const [ioa, value] of expected(0)) {
+              assert.equal(values.get(ioa), value, `ioa ${ioa}`);
+            }
+          },
+        );
       } finally {
         for (const m of masters) m.socket.destroy();
+        if ("stop" in capture && !captured) await capture.stop();
+        if (captureDir) await rm(captureDir, { recursive: true, force: true });
         await platform.close();
       }
     },

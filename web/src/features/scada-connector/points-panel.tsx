@@ -1,4 +1,4 @@
-import { Download, FileText, Save, Upload, Wand2 } from "lucide-react";
+import { Download, FileText, ListPlus, Save, Upload, Wand2 } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
@@ -18,6 +18,7 @@ import { useErrorText } from "../../lib/use-error-text.ts";
 import { ConfirmDialog } from "../../ui/alert-dialog.tsx";
 import { Button } from "../../ui/button.tsx";
 import { AsyncState } from "../../ui/loader.tsx";
+import { AddValuesDialog } from "./add-values-dialog.tsx";
 import { PointsTable } from "./points-table.tsx";
 import { pointsFromCsv, pointsToCsv } from "./scada-rules.ts";
 
@@ -79,6 +80,7 @@ function PointsEditor({ profile, initial, notice, setNotice, onSaved }: {
   const errorText = useErrorText();
   const [points, setPoints] = useState<EditedPoint[]>(initial);
   const [confirm, setConfirm] = useState(false);
+  const [adding, setAdding] = useState(false);
   const file = useRef<HTMLInputElement>(null);
   const dirty = JSON.stringify(points) !== JSON.stringify(initial);
 
@@ -193,6 +195,16 @@ function PointsEditor({ profile, initial, notice, setNotice, onSaved }: {
             </label>
           ))}
         </fieldset>
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={() => setAdding(true)}
+          disabled={dirty}
+          title={dirty ? t("addValues.saveFirst") : undefined}
+        >
+          <ListPlus aria-hidden />
+          {t("addValues.open")}
+        </Button>
         <Button variant="secondary" size="sm" onClick={exportCsv} disabled={!points.length}>
           <Download aria-hidden />
           {t("points.export")}
@@ -249,6 +261,21 @@ function PointsEditor({ profile, initial, notice, setNotice, onSaved }: {
             </div>
           </>
         )}
+      {adding
+        ? (
+          <AddValuesDialog
+            profileId={profile.id}
+            points={initial}
+            open={adding}
+            onOpenChange={setAdding}
+            onAdded={(count) => {
+              setAdding(false);
+              if (count) onSaved(t("addValues.added", { count }));
+              else setNotice({ tone: "ok", text: t("addValues.nothingNew") });
+            }}
+          />
+        )
+        : null}
       <ConfirmDialog
         open={confirm}
         onOpenChange={setConfirm}
