@@ -11,7 +11,7 @@ import { appendColumns, type Column } from "./chunk_writer.ts";
 export interface ClosePartTimings {
   /** The event-flag lookup (a query: DuckDB's threads). */
   flagsMs: number;
-  /** The sums finalised into columns (event loop). */
+  /** The sums finalised into columns (event loop, in slices). */
   columnsMs: number;
   /** Their appends to the staging table (event loop, in slices). */
   stageMs: number;
@@ -44,13 +44,15 @@ export function sliceColumns(columns: readonly Column[], from: number, to: numbe
 const created = new WeakSet<DuckDBConnection>();
 
 /**
- * Appends `columns` (agg_10min's, in table order) to the emptied temporary table `agg_stage` in
- * slices of STAGE_ROWS rows, yielding to the event loop between them; adds the event-loop time
- * to `parts` (stageMs, loopMs, longestMs).
+ * Appends `count` rows of agg_10min's columns, made by `slice(from, to)` (in table order), to
+ * the emptied temporary table `agg_stage` in slices of STAGE_ROWS rows, yielding to the event
+ * loop between them; adds the event-loop time to `parts` (columnsMs for `slice`, stageMs for
+ * the appends; loopMs, longestMs).
  */
 export async function stageColumns(
   connection: DuckDBConnection,
-  columns: Column[],
+  count: number,
+  slice: (from: number, to: number) => Column[],
   parts: ClosePartTimings,
 ): Promise<void> {
   if (!created.has(connection)) {
@@ -61,30 +63,34 @@ export async function stageColumns(
   }
   await connection.run("DELETE FROM agg_stage");
   const appender = await connection.createAppender("agg_stage", "main", "temp");
-  const count = columns[0]!.data.length;
   try {
     for (let from = 0; from < count; from += STAGE_ROWS) {
       if (from) await new Promise((resolve) => setTimeout(resolve, 0));
       const started = performance.now();
       const to = Math.min(count, from + STAGE_ROWS);
-      appendColumns(appender, sliceColumns(columns, from, to), to - from);
+      const columns = slice(from, to);
+      const made = performance.now();
+      appendColumns(appender, columns, to - from);
       appender.flushSync();
-      onLoop(parts, performance.now() - started);
+      const ms = performance.now() - started;
+      parts.columnsMs += made - started;
+      parts.stageMs += ms - (made - started);
+      onLoop(parts, ms);
     }
   } finally {
     const started = performance.now();
     appender.closeSync();
-    onLoop(parts, performance.now() - started);
+    const ms = performance.now() - started;
+    parts.stageMs += ms;
+    onLoop(parts, ms);
   }
 }
 
-/** Notes `ms` spent on the event loop in one piece (by the staging unless `stage` is false). */
-export function onLoop(parts: ClosePartTimings, ms: number, stage = true): void {
-  if (stage) parts.stageMs += ms;
+/** Notes `ms` spent on the event loop in one piece. */
+export function onLoop(parts: ClosePartTimings, ms: number): void {
   parts.loopMs += ms;
   parts.longestMs = Math.max(parts.longestMs, ms);
 }
-
 /** Runs `statements` in one transaction: a replacement is never half-visible. */
 export async function inTransaction(
   connection: DuckDBConnection,

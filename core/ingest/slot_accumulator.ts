@@ -96,9 +96,25 @@ export class SlotAccumulator {
     flagged: (seriesId: number) => boolean,
     only?: ReadonlySet<number>,
   ): Column[] {
-    const rows = only
+    return this.columnsOf(this.positions(only), slotStart, flagged);
+  }
+
+  /** Where the series of `only` (all when absent) are held, for columnsOf. */
+  positions(only?: ReadonlySet<number>): Int32Array {
+    return only
       ? Int32Array.from([...only].filter((id) => this.#index.has(id)), (id) => this.#index.get(id)!)
       : identity(this.size);
+  }
+
+  /**
+   * The agg_10min columns of the series held at `rows` (from `positions`; a part of them lets
+   * the close work in slices).
+   */
+  columnsOf(
+    rows: Int32Array,
+    slotStart: number,
+    flagged: (seriesId: number) => boolean,
+  ): Column[] {
     const size = rows.length;
     const ids = new Int32Array(size);
     const n = new Uint16Array(size);
