@@ -14,9 +14,9 @@ export interface MemoryBreakdown {
   rss: number;
   heapUsed: number;
   heapTotal: number;
-  /** ArrayBuffers and other memory V8 holds outside its heap (wasm memory included). */
+  /** ArrayBuffers and other memory V8 holds outside its heap (not wasm memory: measured). */
   external: number;
-  /** PGlite's WebAssembly memory (part of `external`). */
+  /** PGlite's WebAssembly memory (not part of `external`). */
   pgliteWasm: number;
   /** duckdb_memory(): bytes in memory per tag (only tags above 0). */
   duckdb: Record<string, number>;
@@ -51,13 +51,14 @@ export async function memoryBreakdown(platform: Platform): Promise<MemoryBreakdo
 /** One line of a snapshot, in MB. */
 export function formatBreakdown(label: string, m: MemoryBreakdown): string {
   const duck = Object.values(m.duckdb).reduce((a, b) => a + b, 0);
-  const rest = m.rss - m.heapTotal - m.external - duck;
+  const wasm = Number.isNaN(m.pgliteWasm) ? 0 : m.pgliteWasm;
+  const rest = m.rss - m.heapTotal - m.external - wasm - duck;
   const tags = Object.entries(m.duckdb).sort((a, b) => b[1] - a[1])
     .map(([tag, bytes]) => `${tag} ${(bytes / MB).toFixed(0)}`).join(", ");
   const mb = (bytes: number) => (bytes / MB).toFixed(0);
   return `  memory ${label}: RSS ${mb(m.rss)} MB = V8 heap ${mb(m.heapTotal)} (used ${
     mb(m.heapUsed)
-  }) + external ${mb(m.external)} (PGlite wasm ${mb(m.pgliteWasm)}) + DuckDB ${mb(duck)} (${
+  }) + external ${mb(m.external)} + PGlite wasm ${mb(m.pgliteWasm)} + DuckDB ${mb(duck)} (${
     tags || "none"
   }) + unaccounted ${mb(rest)}; ingest backlog ${m.backlogRows} rows, ${mb(m.backlogBytes)} MB`;
 }
