@@ -40,9 +40,6 @@ export function sliceColumns(columns: readonly Column[], from: number, to: numbe
   return columns.map((column) => ({ ...column, data: column.data.subarray(from, to) }) as Column);
 }
 
-/** Creates the staging table on `connection` (once per connection; temporary tables are its own). */
-const created = new WeakSet<DuckDBConnection>();
-
 /**
  * Appends `count` rows of agg_10min's columns, made by `slice(from, to)` (in table order), to
  * the emptied temporary table `agg_stage` in slices of STAGE_ROWS rows, yielding to the event
@@ -55,14 +52,14 @@ export async function stageColumns(
   slice: (from: number, to: number) => Column[],
   parts: ClosePartTimings,
 ): Promise<void> {
-  if (!created.has(connection)) {
-    await connection.run(
-      "CREATE TEMP TABLE IF NOT EXISTS agg_stage AS SELECT * FROM agg_10min LIMIT 0",
-    );
-    created.add(connection);
-  }
+  // Every time: a reopened instance (TimeSeriesStore.reopen, same connection handle) has lost
+  // its temporary tables.
+  await connection.run(
+    "CREATE TEMP TABLE IF NOT EXISTS agg_stage AS SELECT * FROM agg_10min LIMIT 0",
+  );
   await connection.run("DELETE FROM agg_stage");
   const appender = await connection.createAppender("agg_stage", "main", "temp");
+  let failed = false;
   try {
     for (let from = 0; from < count; from += STAGE_ROWS) {
       if (from) await new Promise((resolve) => setTimeout(resolve, 0));
@@ -77,9 +74,17 @@ export async function stageColumns(
       parts.stageMs += ms - (made - started);
       onLoop(parts, ms);
     }
+  } catch (error) {
+    failed = true;
+    throw error;
   } finally {
     const started = performance.now();
-    appender.closeSync();
+    try {
+      appender.closeSync();
+    } catch (error) {
+      // After a failed append the append's error is the one to report.
+      if (!failed) throw error;
+    }
     const ms = performance.now() - started;
     parts.stageMs += ms;
     onLoop(parts, ms);
