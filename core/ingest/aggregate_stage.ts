@@ -59,7 +59,8 @@ export async function stageColumns(
   );
   await connection.run("DELETE FROM agg_stage");
   const appender = await connection.createAppender("agg_stage", "main", "temp");
-  let failed = false;
+  // The first error is reported: after a failed append, the appender's close may fail too.
+  const errors: unknown[] = [];
   try {
     for (let from = 0; from < count; from += STAGE_ROWS) {
       if (from) await new Promise((resolve) => setTimeout(resolve, 0));
@@ -75,20 +76,18 @@ export async function stageColumns(
       onLoop(parts, ms);
     }
   } catch (error) {
-    failed = true;
-    throw error;
-  } finally {
-    const started = performance.now();
-    try {
-      appender.closeSync();
-    } catch (error) {
-      // After a failed append the append's error is the one to report.
-      if (!failed) throw error;
-    }
-    const ms = performance.now() - started;
-    parts.stageMs += ms;
-    onLoop(parts, ms);
+    errors.push(error);
   }
+  const started = performance.now();
+  try {
+    appender.closeSync();
+  } catch (error) {
+    errors.push(error);
+  }
+  const ms = performance.now() - started;
+  parts.stageMs += ms;
+  onLoop(parts, ms);
+  if (errors.length) throw errors[0];
 }
 
 /** Notes `ms` spent on the event loop in one piece. */
