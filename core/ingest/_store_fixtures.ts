@@ -2,7 +2,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DuckDBInstance } from "@duckdb/node-api";
+import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { Aggregator } from "./aggregate.ts";
 import { MeasurementStore } from "./store.ts";
 import type { MeasurementRow } from "./validate.ts";
@@ -29,6 +29,7 @@ export async function withStore(
     store: MeasurementStore,
     agg: Aggregator,
     q: (sql: string) => Promise<unknown[][]>,
+    reader: DuckDBConnection,
   ) => Promise<void>,
 ) {
   const dir = await mkdtemp(join(tmpdir(), "gw-store-"));
@@ -45,7 +46,7 @@ export async function withStore(
     const agg = new Aggregator(aggregation);
     store.onSlotsTouched((slots) => agg.markDirty(slots));
     const q = async (sql: string) => (await reader.runAndReadAll(sql)).getRows() as unknown[][];
-    await fn(store, agg, q);
+    await fn(store, agg, q, reader);
   } finally {
     for (const c of [writer, aggregation, reader]) c.closeSync();
     instance.closeSync();

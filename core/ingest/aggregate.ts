@@ -11,6 +11,8 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { appendColumns } from "./chunk_writer.ts";
+import { aggregateSql, ROLLUPS, rollupSql } from "./aggregate_sql.ts";
+import { type ClosePartTimings, inTransaction, noParts, stageColumns } from "./aggregate_stage.ts";
 import { PqRollups } from "./pq_rollup.ts";
 import { SlotAccumulator } from "./slot_accumulator.ts";
 import { FOLD_GRACE_MS, SLOT_MS, TouchedSlots } from "./store.ts";
@@ -18,62 +20,6 @@ import type { PqChanges } from "./store_pq.ts";
 
 /** Grace after a slot's end before it is aggregated, so the last cells' batches can arrive. */
 export const SLOT_GRACE_MS = FOLD_GRACE_MS;
-
-/**
- * SQL that (re)computes the aggregates of the slots whose starts are in `slots` (epoch ms), of
- * every series or only of those `where` selects (a condition on `r.series_id` or `s.cell_id`).
- * The event flag is looked up per series and slot, so that two events overlapping one slot do
- * not count its values twice.
- */
-export function aggregateSql(slots: readonly number[], where = "TRUE"): string {
-  const ranges = slots.map((s) =>
-    `(r.ts >= make_timestamp(${s * 1000}) AND r.ts < make_timestamp(${(s + SLOT_MS) * 1000}))`
-  )
-    .join(" OR ");
-  return `INSERT OR REPLACE INTO agg_10min
-    SELECT g.* EXCLUDE (cell_id), EXISTS (SELECT 1 FROM voltage_events e WHERE e.cell_id = g.cell_id
-        AND e.start_ts < g.slot + INTERVAL 10 MINUTE AND e.end_ts >= g.slot) AS flagged
-    FROM (SELECT r.series_id, time_bucket(INTERVAL 10 MINUTE, r.ts) AS slot, count(*) AS n,
-      sqrt(avg(r.u * r.u)) AS u_rms, min(r.u) AS u_min, max(r.u) AS u_max,
-      sqrt(avg(r.i * r.i)) AS i_rms, min(r.i) AS i_min, max(r.i) AS i_max,
-      avg(r.p) AS p_mean, avg(r.q) AS q_mean, avg(r.pf) AS pf_mean,
-      sqrt(avg(r.thd_u * r.thd_u)) AS thd_u, sqrt(avg(r.thd_i * r.thd_i)) AS thd_i,
-      avg(r.f) AS f_mean, min(r.f) AS f_min, max(r.f) AS f_max, any_value(s.cell_id) AS cell_id
-    FROM raw_measurements r
-    JOIN series s ON s.series_id = r.series_id
-    WHERE (${ranges}) AND (${where})
-    GROUP BY r.series_id, slot) g`;
-}
-
-/**
- * Rollup levels, in order: hours from the 10-minute aggregates, days from the hours (the
- * weighting makes both the same sums; a day reads 24 rows per series instead of 144).
- */
-const ROLLUPS = [
-  { table: "agg_1h", source: "agg_10min", ms: 3_600_000, interval: "1 HOUR" },
-  { table: "agg_1d", source: "agg_1h", ms: 86_400_000, interval: "1 DAY" },
-] as const;
-
-// Weighted by the number of 20-s values, so an hour's RMS is the RMS of its 20-s values.
-const rms = (col: string) => `sqrt(sum(a.n * a.${col} * a.${col}) / sum(a.n))`;
-const mean = (col: string) => `sum(a.n * a.${col}) / sum(a.n)`;
-
-/**
- * SQL that (re)computes one rollup level for the periods starting at `starts` (epoch ms, UTC),
- * for the series `where` selects (a condition on `series_id`).
- */
-function rollupSql(level: (typeof ROLLUPS)[number], starts: readonly number[], where: string) {
-  const ranges = starts.map((s) =>
-    `(a.slot >= make_timestamp(${s * 1000}) AND a.slot < make_timestamp(${(s + level.ms) * 1000}))`
-  ).join(" OR ");
-  return `INSERT INTO ${level.table}
-    SELECT a.series_id, time_bucket(INTERVAL ${level.interval}, a.slot) AS bucket, sum(a.n),
-      ${rms("u_rms")}, min(a.u_min), max(a.u_max), ${rms("i_rms")}, min(a.i_min), max(a.i_max),
-      ${mean("p_mean")}, ${mean("q_mean")}, ${mean("pf_mean")}, ${rms("thd_u")}, ${rms("thd_i")},
-      ${mean("f_mean")}, min(a.f_min), max(a.f_max), bool_or(a.flagged)
-    FROM ${level.source} a WHERE (${ranges}) AND (${where})
-    GROUP BY a.series_id, bucket`;
-}
 
 /** What one slot waits for at its close. */
 interface SlotWork {
@@ -114,17 +60,17 @@ interface Changed {
 }
 const sqlText = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
+export type { ClosePartTimings } from "./aggregate_stage.ts";
+export { aggregateSql } from "./aggregate_sql.ts";
+
 /** Time the last flush spent, for the benchmarks. */
 export interface FlushTimings {
   /** Writing the 10-minute aggregates of the closed slots. */
   closeMs: number;
   /** Refreshing their hourly and daily rollups. */
   rollupMs: number;
-  /**
-   * Parts of `closeMs` for slots closed from their running sums: the event-flag lookup, the
-   * sums finalised into columns, their write (appender, staging, DELETE + INSERT, commit).
-   */
-  parts?: { flagsMs: number; columnsMs: number; writeMs: number };
+  /** Parts of `closeMs` for slots closed from their running sums. */
+  parts?: ClosePartTimings;
 }
 
 /** Keeps the 10-minute aggregates and their hourly and daily rollups up to date with the raw data. */
@@ -135,9 +81,8 @@ export class Aggregator {
   /** When each slot was last closed (flush time), while a large re-close would wait for it. */
   readonly #closedAt = new Map<number, number>();
   #running: Promise<number> | null = null;
-  #stage = false;
   /** The close's parts during a flush (FlushTimings.parts). */
-  #parts = { flagsMs: 0, columnsMs: 0, writeMs: 0 };
+  #parts: ClosePartTimings = noParts();
   readonly #pq: PqRollups;
   /** Time the last flush that wrote slots spent. */
   lastFlush: FlushTimings = { closeMs: 0, rollupMs: 0 };
@@ -284,7 +229,7 @@ export class Aggregator {
     const works = closed.map((slot) => this.#slots.get(slot)!);
     for (const slot of closed) this.#slots.delete(slot);
     const started = performance.now();
-    this.#parts = { flagsMs: 0, columnsMs: 0, writeMs: 0 };
+    this.#parts = noParts();
     try {
       const whole = closed.filter((_, k) => works[k]!.all);
       const changed: Changed = { all: whole.length > 0, ids: new Set(), cells: new Set() };
@@ -307,7 +252,7 @@ export class Aggregator {
         for (let k = 0; k < starts.length; k += 48) {
           const chunk = starts.slice(k, k + 48);
           const periods = chunk.map((start) => `make_timestamp(${start * 1000})`).join(",");
-          await this.#transaction([
+          await inTransaction(this.connection, [
             `DELETE FROM ${level.table} WHERE slot IN (${periods}) AND (${where})`,
             rollupSql(level, chunk, where!),
           ]);
@@ -348,7 +293,7 @@ export class Aggregator {
     for (const id of work.changed ?? acc.seriesIds()) changed.ids.add(id);
     const from = slot * 1000;
     let mark = performance.now();
-    const lap = (part: "flagsMs" | "columnsMs" | "writeMs") => {
+    const lap = (part: "flagsMs" | "writeMs") => {
       const at = performance.now();
       this.#parts[part] += at - mark;
       mark = at;
@@ -361,39 +306,28 @@ export class Aggregator {
       )).getRows() as [number][]).map(([id]) => id),
     );
     lap("flagsMs");
-    const columns = acc.columns(slot, (id) => flagged.has(id), work.changed ?? undefined);
-    lap("columnsMs");
-    if (work.changed === null && !conditions.length) {
-      // The slot's first close, nothing recomputed in SQL: none of its rows exist yet, so the
-      // sums go straight into the table (no staging, no DELETE).
-      await c.run("BEGIN TRANSACTION");
-      try {
-        const direct = await c.createAppender("agg_10min");
-        appendColumns(direct, columns, columns[0]!.data.length);
-        direct.closeSync();
-        await c.run("COMMIT");
-      } catch (error) {
-        await c.run("ROLLBACK").catch(() => undefined);
-        throw error;
-      }
-      lap("writeMs");
-      return;
-    }
-    if (!this.#stage) {
-      await c.run("CREATE TEMP TABLE IF NOT EXISTS agg_stage AS SELECT * FROM agg_10min LIMIT 0");
-      this.#stage = true;
-    }
-    await c.run("DELETE FROM agg_stage");
-    const appender = await c.createAppender("agg_stage", "main", "temp");
-    appendColumns(appender, columns, columns[0]!.data.length);
-    appender.closeSync();
-    // Rows a recomputation above wrote for the same series are replaced (same values). A plain
-    // INSERT after a DELETE of those few keys: INSERT OR REPLACE checks every row one by one.
-    await this.#transaction([
-      `DELETE FROM agg_10min WHERE slot = make_timestamp(${from})
-        AND series_id IN (SELECT series_id FROM agg_stage)`,
-      "INSERT INTO agg_10min SELECT * FROM agg_stage",
-    ]);
+    const rows = acc.positions(work.changed ?? undefined);
+    const isFlagged = (id: number) => flagged.has(id);
+    const slice = (start: number, end: number) =>
+      acc.columnsOf(rows.subarray(start, end), slot, isFlagged);
+    await stageColumns(c, rows.length, slice, this.#parts);
+    mark = performance.now();
+    // The sums reach agg_10min from the staging table in SQL, on DuckDB's threads: the index of
+    // the primary key is updated there, not on the event loop (an appender into agg_10min
+    // itself did that in its synchronous close: twice the event-loop time, same rows, same run).
+    await inTransaction(
+      c,
+      work.changed === null && !conditions.length
+        // The slot's first close, nothing recomputed in SQL: none of its rows exist yet.
+        ? ["INSERT INTO agg_10min SELECT * FROM agg_stage"]
+        // Rows a recomputation above wrote for the same series are replaced (same values). A
+        // plain INSERT after a DELETE of those few keys: INSERT OR REPLACE checks every row.
+        : [
+          `DELETE FROM agg_10min WHERE slot = make_timestamp(${from})
+            AND series_id IN (SELECT series_id FROM agg_stage)`,
+          "INSERT INTO agg_10min SELECT * FROM agg_stage",
+        ],
+    );
     await c.run("DELETE FROM agg_stage");
     lap("writeMs");
   }
@@ -421,18 +355,5 @@ export class Aggregator {
     appendColumns(appender, [{ type: "integer", data: ids }], ids.length);
     appender.closeSync();
     return "series_id IN (SELECT series_id FROM agg_changed)";
-  }
-
-  /** Runs `statements` in one transaction: a replacement is never half-visible. */
-  async #transaction(statements: readonly string[]): Promise<void> {
-    const c = this.connection;
-    await c.run("BEGIN TRANSACTION");
-    try {
-      for (const statement of statements) await c.run(statement);
-      await c.run("COMMIT");
-    } catch (error) {
-      await c.run("ROLLBACK").catch(() => undefined);
-      throw error;
-    }
   }
 }

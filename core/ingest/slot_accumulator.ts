@@ -96,9 +96,25 @@ export class SlotAccumulator {
     flagged: (seriesId: number) => boolean,
     only?: ReadonlySet<number>,
   ): Column[] {
-    const rows = only
+    return this.columnsOf(this.positions(only), slotStart, flagged);
+  }
+
+  /** Where the series of `only` (all when absent) are held, for columnsOf. */
+  positions(only?: ReadonlySet<number>): Int32Array {
+    return only
       ? Int32Array.from([...only].filter((id) => this.#index.has(id)), (id) => this.#index.get(id)!)
-      : Int32Array.from({ length: this.size }, (_, k) => k);
+      : identity(this.size);
+  }
+
+  /**
+   * The agg_10min columns of the series held at `rows` (from `positions`; a part of them lets
+   * the close work in slices).
+   */
+  columnsOf(
+    rows: Int32Array,
+    slotStart: number,
+    flagged: (seriesId: number) => boolean,
+  ): Column[] {
     const size = rows.length;
     const ids = new Int32Array(size);
     const n = new Uint16Array(size);
@@ -107,40 +123,61 @@ export class SlotAccumulator {
     const sums = this.#sums;
     const counts = this.#counts;
     const ext = this.#extremes;
-    const rms = (k: number, q: number) => {
-      const c = counts[k * SUMS + q]!;
-      return c ? Math.sqrt(sums[k * SUMS + q]! / c) : NaN;
-    };
-    const mean = (k: number, q: number) => {
-      const c = counts[k * SUMS + q]!;
-      return c ? sums[k * SUMS + q]! / c : NaN;
-    };
-    const extreme = (k: number, x: number) => {
-      const value = ext[k * EXTREMES + x]!;
-      return Number.isFinite(value) ? value : NaN; // never set: NULL
-    };
+    // Row by row (the sums of a series share a cache line), no closure or array per series:
+    // this runs on the event loop at the close, for 120,000 series at 5,000 cells.
+    const [
+      uRms,
+      uMin,
+      uMax,
+      iRms,
+      iMin,
+      iMax,
+      pMean,
+      qMean,
+      pfMean,
+      thdU,
+      thdI,
+      fMean,
+      fMin,
+      fMax,
+    ] = floats as [
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+      Float32Array,
+    ];
     for (let out = 0; out < size; out++) {
       const k = rows[out]!;
-      ids[out] = this.#ids[k]!;
+      const id = this.#ids[k]!;
+      ids[out] = id;
       n[out] = this.#n[k]!;
-      const values = [
-        rms(k, S_U),
-        extreme(k, 0),
-        extreme(k, 1),
-        rms(k, S_I),
-        extreme(k, 2),
-        extreme(k, 3),
-        mean(k, S_P),
-        mean(k, S_Q),
-        mean(k, S_PF),
-        rms(k, S_THDU),
-        rms(k, S_THDI),
-        mean(k, S_F),
-        extreme(k, 4),
-        extreme(k, 5),
-      ];
-      for (let c = 0; c < values.length; c++) floats[c]![out] = values[c]!;
-      flags[out] = flagged(this.#ids[k]!) ? 1 : 0;
+      const s = k * SUMS;
+      const e = k * EXTREMES;
+      uRms[out] = rootMean(sums, counts, s + S_U);
+      uMin[out] = finite(ext[e]!);
+      uMax[out] = finite(ext[e + 1]!);
+      iRms[out] = rootMean(sums, counts, s + S_I);
+      iMin[out] = finite(ext[e + 2]!);
+      iMax[out] = finite(ext[e + 3]!);
+      pMean[out] = mean(sums, counts, s + S_P);
+      qMean[out] = mean(sums, counts, s + S_Q);
+      pfMean[out] = mean(sums, counts, s + S_PF);
+      thdU[out] = rootMean(sums, counts, s + S_THDU);
+      thdI[out] = rootMean(sums, counts, s + S_THDI);
+      fMean[out] = mean(sums, counts, s + S_F);
+      fMin[out] = finite(ext[e + 4]!);
+      fMax[out] = finite(ext[e + 5]!);
+      flags[out] = flagged(id) ? 1 : 0;
     }
     return [
       { type: "integer", data: ids },
@@ -190,4 +227,28 @@ function addSquare(sums: Float64Array, counts: Uint8Array, at: number, value: nu
   if (value !== value) return;
   sums[at]! += fround(value * value);
   counts[at]!++;
+}
+
+/** The mean of a sum, NaN (NULL) without values. */
+function mean(sums: Float64Array, counts: Uint8Array, at: number): number {
+  const count = counts[at]!;
+  return count ? sums[at]! / count : NaN;
+}
+
+/** The root of the mean of a sum of squares, NaN (NULL) without values. */
+function rootMean(sums: Float64Array, counts: Uint8Array, at: number): number {
+  const count = counts[at]!;
+  return count ? Math.sqrt(sums[at]! / count) : NaN;
+}
+
+/** An extreme never set (±Infinity) is NULL. */
+function finite(value: number): number {
+  return value === Infinity || value === -Infinity ? NaN : value;
+}
+
+/** 0, 1, ..., size - 1. */
+function identity(size: number): Int32Array {
+  const rows = new Int32Array(size);
+  for (let k = 0; k < size; k++) rows[k] = k;
+  return rows;
 }

@@ -29,14 +29,13 @@ import {
   type PqTouched,
   type PreviousMarks,
   type SlotsTouched,
-  takeGroup,
-  takePending,
   touchedSlots,
   type ValidBatch,
   type Waiting,
 } from "./store_group.ts";
 import { type PqChanges, PqFolds } from "./store_pq.ts";
 import { decodedGroup, foldAgain, journalMarks } from "./store_replay.ts";
+import { PendingGroups, WaitingBatches } from "./store_queues.ts";
 import { prepareGroup, writeGroup } from "./store_write.ts";
 
 export {
@@ -48,11 +47,7 @@ export {
   TouchedSlots,
   type ValidBatch,
 } from "./store_group.ts";
-/**
- * Journaled rows not yet in DuckDB beyond which new batches are refused (503: the cell resends
- * later). Bounds memory while DuckDB cannot write, e.g. on a full disk (about 150 MB).
- */
-const MAX_PENDING_ROWS = 600_000;
+export { MAX_PENDING_BYTES, MAX_WAITING_BYTES } from "./store_queues.ts";
 /** A failed DuckDB write of journaled groups is tried again after this long. */
 const RETRY_MS = 1_000;
 /**
@@ -82,7 +77,7 @@ export class MeasurementStore {
   /** How far the journal is in DuckDB (its measurements). */
   #written: JournalPosition | null = null;
   #pqListeners: PqTouched[] = [];
-  #waiting: Waiting[] = [];
+  readonly #waiting = new WaitingBatches();
   #draining = false;
   #listeners: SlotsTouched[] = [];
   /** The newest value of every series, for live status without a query. */
@@ -101,8 +96,7 @@ export class MeasurementStore {
   readonly #reopen: () => Promise<void>;
   readonly #journal: Journal | null;
   /** Journaled groups not yet in DuckDB, oldest first. */
-  #pending: Pending[] = [];
-  #pendingRows = 0;
+  readonly #pending = new PendingGroups();
   /** The running DuckDB write of pending groups. */
   #flushing: Promise<void> | null = null;
   /** The last operation queued on the writer connection (see #withWriter). */
@@ -144,8 +138,7 @@ export class MeasurementStore {
   async #replay(): Promise<void> {
     const journal = this.#journal;
     if (!journal) return;
-    this.#pending = [];
-    this.#pendingRows = 0;
+    this.#pending.clear();
     this.#holdWrites = false;
     const { written, foldFrom, from } = await journalMarks(this.#connection);
     this.#written = written;
@@ -240,8 +233,9 @@ export class MeasurementStore {
       return Promise.resolve({ accepted: 0, duplicates: 0 });
     }
     return new Promise((resolve, reject) => {
-      this.#waiting.push({ cellId, batch, resolve, reject });
-      if (!this.#draining) void this.#drain();
+      if (!this.#waiting.admit(cellId, batch, resolve, reject)) {
+        reject(new Error("Ingest queue full: batches arrive faster than they are stored"));
+      } else if (!this.#draining) void this.#drain();
     });
   }
 
@@ -252,16 +246,19 @@ export class MeasurementStore {
       // A recovery reads memory again and writes what the journal holds: wait for it.
       if (this.#holdWrites) await this.#recovering?.catch(() => undefined);
       else if (this.#flushing) await this.#flushing;
-      else if (this.#pending[0]?.end) await this.#startFlush();
+      else if (this.#pending.firstSynced) await this.#startFlush();
       else break;
     }
     // The cells' own PQ records are acknowledged records too (folds wait for their slot).
     if (this.#folds.devices) await this.#writePq(-Infinity);
   }
 
-  /** Journaled groups not yet in DuckDB and their rows (operations, benchmarks). */
-  get backlog(): { groups: number; rows: number } {
-    return { groups: this.#pending.length, rows: this.#pendingRows };
+  /**
+   * Journaled groups not yet in DuckDB, their rows and estimated memory, and the estimated
+   * memory of batches waiting for a group (operations, benchmarks).
+   */
+  get backlog(): { groups: number; rows: number; bytes: number; waitingBytes: number } {
+    return { ...this.#pending.backlog, waitingBytes: this.#waiting.bytes };
   }
 
   /** Stops retrying failed DuckDB writes; the journal keeps what they lacked for the next open. */
@@ -276,8 +273,7 @@ export class MeasurementStore {
     this.#draining = true;
     try {
       while (this.#waiting.length) {
-        const [group, rest] = takeGroup(this.#waiting);
-        this.#waiting = rest;
+        const group = this.#waiting.takeGroup();
         try {
           await this.#recoverIfInvalidated();
           if (this.#journal) await this.#journaled(group);
@@ -351,7 +347,7 @@ export class MeasurementStore {
    * and joins the write that gathers behind the running one.
    */
   async #journaled(group: readonly Waiting[]): Promise<void> {
-    if (this.#pendingRows > MAX_PENDING_ROWS) {
+    if (this.#pending.full) {
       throw new Error("Ingest backlog full: DuckDB cannot keep up or cannot write");
     }
     const { accepted, newSeries, results } = await this.#prepare(group);
@@ -395,12 +391,7 @@ export class MeasurementStore {
 
   /** A journaled group: noted in memory at once, queued for its DuckDB write. */
   #enqueue(accepted: Accepted[], newSeries: NewSeries[], end: JournalPosition | null): Pending {
-    const previous = this.#index.remember(accepted);
-    const rows = accepted.reduce((n, a) => n + a.rows.length + a.pq.rows.length, 0);
-    const pending: Pending = { accepted, newSeries, previous, end, rows };
-    this.#pending.push(pending);
-    this.#pendingRows += rows;
-    return pending;
+    return this.#pending.push(accepted, newSeries, this.#index.remember(accepted), end);
   }
 
   /**
@@ -410,11 +401,10 @@ export class MeasurementStore {
   #startFlush(): Promise<void> {
     if (this.#flushing) return this.#flushing;
     // Only synced groups, in journal order: the position written with them must be on disk.
-    if (!this.#pending[0]?.end || this.#holdWrites) return Promise.resolve();
+    if (!this.#pending.firstSynced || this.#holdWrites) return Promise.resolve();
     clearTimeout(this.#gather);
     this.#gather = undefined;
-    const take = takePending(this.#pending);
-    const rows = take.reduce((n, g) => n + g.rows, 0);
+    const take = this.#pending.take();
     const run = async () => {
       const accepted = take.flatMap((g) => g.accepted);
       const end = take.at(-1)!.end!;
@@ -438,12 +428,12 @@ export class MeasurementStore {
           this.#written = end;
         });
       } catch (error) {
-        this.#pending.unshift(...take);
+        this.#pending.restore(take);
         if (isFatal(error)) this.#invalidated = true;
         this.#scheduleRetry();
         throw error;
       }
-      this.#pendingRows -= rows;
+      this.#pending.written(take);
       this.#notify(accepted, firstMarks(take));
       this.#release();
     };

@@ -67,6 +67,8 @@ export type PqTouched = (changes: PqChanges) => void;
 export interface Waiting {
   cellId: string;
   batch: ValidBatch;
+  /** batchBytes(batch), counted while it waits. */
+  bytes: number;
   resolve: (result: AppendResult) => void;
   reject: (error: unknown) => void;
 }
@@ -109,6 +111,32 @@ export interface Pending {
   /** The journal position right after the group's record; null until it is synced. */
   end: JournalPosition | null;
   rows: number;
+  /** Estimated memory its rows hold (batchBytes). */
+  bytes: number;
+}
+
+/**
+ * V8 heap per validated row, measured (scratch probe of validateMeasurements / validatePq on
+ * simulated bodies after a collection): a 20-s row about 280 B, plus about 220 B when it carries
+ * protocol v1 PQ values; a 10-minute PQ record (35 values) about 600 B; an event or I/O state
+ * about 300 B.
+ */
+const ROW_BYTES = 280;
+const ROW_PQ_BYTES = 220;
+const PQ_RECORD_BYTES = 600;
+const OTHER_BYTES = 300;
+
+/** Estimated memory a batch's rows hold while the store queues them (bounds by bytes). */
+export function batchBytes(batch: {
+  measurements: readonly MeasurementRow[];
+  pq?: readonly unknown[];
+  events?: readonly unknown[];
+  io?: readonly unknown[];
+}): number {
+  let bytes = batch.measurements.length * ROW_BYTES;
+  for (const row of batch.measurements) if (row.pq) bytes += ROW_PQ_BYTES;
+  return bytes + (batch.pq?.length ?? 0) * PQ_RECORD_BYTES +
+    ((batch.events?.length ?? 0) + (batch.io?.length ?? 0)) * OTHER_BYTES;
 }
 
 /**

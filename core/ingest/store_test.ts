@@ -338,7 +338,7 @@ Deno.test("MeasurementStore with a journal acknowledges what DuckDB cannot take 
       journal: await Journal.open(join(dir, "journal")),
     });
     assert.deepEqual(await count(), [61, 61]);
-    assert.deepEqual(second.backlog, { groups: 0, rows: 0 });
+    assert.deepEqual(second.backlog, { groups: 0, rows: 0, bytes: 0, waitingBytes: 0 });
     // The series and watermarks came back: a resend is a duplicate, not a second row.
     assert.deepEqual(await second.append("C2", { measurements: batches }), {
       accepted: 0,

@@ -15,6 +15,14 @@ import {
 } from "../../core/mod.ts";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { DDL } from "../../core/ingest/schema.ts";
+import {
+  inTransaction,
+  noParts,
+  sliceColumns,
+  stageColumns,
+} from "../../core/ingest/aggregate_stage.ts";
+import { appendColumns, type Column } from "../../core/ingest/chunk_writer.ts";
+import { AGG_FLOAT_COLUMNS } from "../../core/ingest/slot_accumulator.ts";
 import { allocateColumns, generateColumns, WINDOW_MS } from "../../core/simulator/mod.ts";
 import { platformMemoryLimit } from "./lib/duck.ts";
 import type { Sizes } from "./lib/options.ts";
@@ -61,6 +69,63 @@ async function registerSeries(connection: DuckDBConnection, cells: number): Prom
     FROM range(${cells}) a(c), range(6) b(f), range(4) d(p)`);
 }
 
+/**
+ * Same-run A/B of the close's write on the slot's rows as written (read back, untimed): the
+ * staging in slices and SQL of `aggregate_stage.ts` (now) against an appender straight into
+ * agg_10min (before), alternating, three each; each must leave the same rows. Returns the
+ * event-loop time of each, p50.
+ */
+async function compareWritePaths(connection: DuckDBConnection, slot: number) {
+  const from = `make_timestamp(${slot * 1000})`;
+  const rows = (await connection.runAndReadAll(
+    `SELECT series_id, n, * EXCLUDE (series_id, slot, n, flagged), flagged::UTINYINT
+     FROM agg_10min WHERE slot = ${from} ORDER BY series_id`,
+  )).getRows() as (number | null)[][];
+  const count = rows.length;
+  const floats = Array.from(
+    { length: AGG_FLOAT_COLUMNS },
+    (_, c) => Float32Array.from(rows, (r) => r[2 + c] ?? NaN),
+  );
+  const columns: Column[] = [
+    { type: "integer", data: Int32Array.from(rows, (r) => r[0]!) },
+    { type: "timestamp", data: new Float64Array(count).fill(slot) },
+    { type: "usmallint", data: Uint16Array.from(rows, (r) => r[1]!) },
+    ...floats.map((data) => ({ type: "float" as const, data })),
+    { type: "boolean", data: Uint8Array.from(rows, (r) => r.at(-1)!) },
+  ];
+  const checksum = async () =>
+    String(
+      (await connection.runAndReadAll(
+        `SELECT sum(hash(a)) FROM agg_10min a WHERE slot = ${from}`,
+      )).getRows()[0]![0],
+    );
+  const expected = await checksum();
+  const staged: number[] = [];
+  const longest: number[] = [];
+  const direct: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    await connection.run(`DELETE FROM agg_10min WHERE slot = ${from}`);
+    const parts = noParts();
+    await stageColumns(connection, count, (from, to) => sliceColumns(columns, from, to), parts);
+    await inTransaction(connection, ["INSERT INTO agg_10min SELECT * FROM agg_stage"]);
+    await connection.run("DELETE FROM agg_stage");
+    staged.push(parts.stageMs);
+    longest.push(parts.longestMs);
+    if (await checksum() !== expected) throw new Error("The staged write changed the rows");
+    await connection.run(`DELETE FROM agg_10min WHERE slot = ${from}`);
+    await connection.run("BEGIN TRANSACTION");
+    const appender = await connection.createAppender("agg_10min");
+    const started = performance.now();
+    appendColumns(appender, columns, count);
+    appender.closeSync();
+    direct.push(performance.now() - started);
+    await connection.run("COMMIT");
+    if (await checksum() !== expected) throw new Error("The direct write changed the rows");
+  }
+  const p50 = (values: number[]) => summarize(values).p50;
+  return { staged: p50(staged), stagedLongest: p50(longest), direct: p50(direct) };
+}
+
 /** Loads the slot, then times its first close and three re-aggregations. */
 export async function benchAggregation(dir: string, sizes: Sizes): Promise<Result[]> {
   const ts = await openTimeSeriesStore(`${dir}/aggregation`, platformMemoryLimit());
@@ -76,6 +141,7 @@ export async function benchAggregation(dir: string, sizes: Sizes): Promise<Resul
     const first = await timeOnce(() => aggregator.flush(closeAt));
     const { closeMs, rollupMs, parts } = aggregator.lastFlush;
     const rss = Deno.memoryUsage();
+    const paths = await compareWritePaths(ts.connection, slot);
     // Each recomputation a minute after the previous close: a large re-close waits that long.
     let at = closeAt;
     const again = await timeRepeated(async () => {
@@ -98,7 +164,15 @@ export async function benchAggregation(dir: string, sizes: Sizes): Promise<Resul
           rollupMs.toFixed(0)
         } ms: event flags ${parts?.flagsMs.toFixed(0)} ms, sums to columns ${
           parts?.columnsMs.toFixed(0)
-        } ms, write ${parts?.writeMs.toFixed(0)} ms); SQL recomputation of the slot p50 ${
+        } ms, staging ${parts?.stageMs.toFixed(0)} ms, write ${
+          parts?.writeMs.toFixed(0)
+        } ms; on the event loop ${parts?.loopMs.toFixed(0)} ms, longest piece ${
+          parts?.longestMs.toFixed(0)
+        } ms); write paths on the same rows, event loop p50: staged ${
+          paths.staged.toFixed(0)
+        } ms (longest piece ${paths.stagedLongest.toFixed(0)} ms), former direct appender ${
+          paths.direct.toFixed(0)
+        } ms; SQL recomputation of the slot p50 ${
           summarize(again).p50.toFixed(0)
         } ms; after the close RSS ${(rss.rss / 2 ** 20).toFixed(0)} MB, V8 heap ${
           (rss.heapUsed / 2 ** 20).toFixed(0)
@@ -124,6 +198,27 @@ export async function benchAggregation(dir: string, sizes: Sizes): Promise<Resul
           met: (value) => value * (5_000 / cells) <= 100,
         },
         scaled: cells !== 5_000,
+      },
+      {
+        name: `  of which on the event loop (sums to columns, staging slices)`,
+        value: parts?.loopMs ?? NaN,
+        unit: "ms",
+        key: "aggregation.loop",
+        target: {
+          text: "<= 100 ms at 5,000 cells",
+          met: (value) => value * (5_000 / cells) <= 100,
+        },
+        scaled: cells !== 5_000,
+      },
+      {
+        name: `  longest single piece on the event loop`,
+        value: parts?.longestMs ?? NaN,
+        unit: "ms",
+      },
+      {
+        name: `  write of the same rows, event loop, p50: staged (now) / direct appender (before)`,
+        value: paths.staged / paths.direct,
+        unit: "x",
       },
       {
         name: `  hourly and daily rollups refreshed by that close`,

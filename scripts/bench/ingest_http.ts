@@ -11,6 +11,7 @@ import { realTimeFactor, rowsPerTick, type Sizes } from "./lib/options.ts";
 import type { BenchPlatform } from "./lib/platform.ts";
 import { atLeast, atMost, ratioAtLeast, type Result } from "./lib/report.ts";
 import { perSecond, summarize } from "./lib/stats.ts";
+import { formatBreakdown, memoryBreakdown } from "./ingest_memory.ts";
 
 /**
  * Requests in flight for one extra tick: real cells send independently, so a tick of 5,000
@@ -112,16 +113,22 @@ export async function benchIngestHttp(bench: BenchPlatform, sizes: Sizes): Promi
   // One more tick sent with many requests in flight, as 5,000 independent cells would.
   const wideTick = multiStart - WINDOW_MS;
   const tickStart = wideTick - sizes.ingestTicks * WINDOW_MS;
+  const memory = async (label: string) =>
+    console.log(formatBreakdown(label, await memoryBreakdown(bench.platform)));
   try {
+    await memory("after set-up");
     checkComplete("the warm-up", await worker.run(job([tickStart - WINDOW_MS])));
+    await memory("after the warm-up tick (first contact)");
     const ticks: IngestStats[] = [];
     for (let t = 0; t < sizes.ingestTicks; t++) {
       const stats = await worker.run(job([tickStart + t * WINDOW_MS]));
       checkComplete(`tick ${t}`, stats);
       ticks.push(stats);
     }
+    await memory(`after ${sizes.ingestTicks} ticks, 8 in flight`);
     const wide = await worker.run(job([wideTick], cells.length, WIDE_CONCURRENCY));
     checkComplete("the tick with many requests in flight", wide);
+    await memory(`after a tick with ${WIDE_CONCURRENCY} in flight`);
     const rounds: IngestStats[] = [];
     for (let r = 0; r < sizes.ingestRounds; r++) {
       const first = multiStart + r * perBatch * WINDOW_MS;
@@ -130,6 +137,9 @@ export async function benchIngestHttp(bench: BenchPlatform, sizes: Sizes): Promi
       checkComplete(`round ${r}`, stats);
       rounds.push(stats);
     }
+    await memory(`after ${sizes.ingestRounds} x ${perBatch} windows per batch`);
+    await bench.platform.services.measurements.flush();
+    await memory("after the backlog is in DuckDB");
     // 20-s rows per second (every record is acknowledged: checkComplete).
     const rate = (list: IngestStats[]) =>
       perSecond(

@@ -33,7 +33,14 @@ const quick = Deno.args.includes("--quick");
 const cells = Number(Deno.args.find((a) => a.startsWith("--cells="))?.slice(8));
 /** `--protocol=1`: the cells of the ingest benchmarks send PQ values every 20 s (protocol v1). */
 const protocol = Deno.args.includes("--protocol=1") ? 1 as const : 2 as const;
-const sizes = { ...sizesFor(quick), ...(cells > 0 ? { ingestCells: cells } : {}), protocol };
+/** `--agg-cells=5000`: the cells of the aggregation step's closed slot (the close's bar size). */
+const aggCells = Number(Deno.args.find((a) => a.startsWith("--agg-cells="))?.slice(12));
+const sizes = {
+  ...sizesFor(quick),
+  ...(cells > 0 ? { ingestCells: cells } : {}),
+  ...(aggCells > 0 ? { aggregationCells: aggCells } : {}),
+  protocol,
+};
 const only = selectedSteps(Deno.args);
 const dir = await Deno.makeTempDir({ prefix: "gridwatch-bench-" });
 const sampler = new RssSampler();
