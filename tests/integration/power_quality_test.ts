@@ -31,7 +31,6 @@ import type {
 import { reports } from "../../modules/power_quality/schema.ts";
 import { loginWithPassword } from "../helpers/oidc_login.ts";
 import { postgresTestDatabase } from "../helpers/postgres.ts";
-import pg from "pg";
 import { databaseKinds, decodeClaims, TEST_BASE_URL } from "../helpers/platform.ts";
 
 const DAY = 86_400_000;

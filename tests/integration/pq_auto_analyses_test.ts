@@ -14,7 +14,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { postgresTestDatabase } from "../helpers/postgres.ts";
-import pg from "pg";
 import { SLOT_GRACE_MS, SLOT_MS } from "../../core/mod.ts";
 import { createLogger, loadConfig } from "../../kernel/mod.ts";
 import { type Platform, startPlatform } from "../../main.ts";

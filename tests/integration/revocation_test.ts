@@ -11,7 +11,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { postgresTestDatabase } from "../helpers/postgres.ts";
-import pg from "pg";
 import { sql } from "drizzle-orm";
 import { type Platform, startPlatform } from "../../main.ts";
 import { createLogger, loadConfig } from "../../kernel/mod.ts";

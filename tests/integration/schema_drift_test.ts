@@ -9,7 +9,6 @@ import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { postgresTestDatabase } from "../helpers/postgres.ts";
-import pg from "pg";
 import { migrate, openDatabase } from "../../kernel/mod.ts";
 import { databaseKinds } from "../helpers/platform.ts";
 
