@@ -56,6 +56,43 @@ function tsharkAvailable(): boolean {
   }
 }
 
+/**
+ * How many ASDUs the station (the side on `port`) sent in a capture, as tshark decodes it. A file
+ * dumpcap is still writing may end in a cut packet; tshark then exits non-zero, and what it
+ * decoded before the cut still counts.
+ */
+function stationAsdusIn(file: string, port: number): number {
+  const args = [
+    "-r",
+    file,
+    "-d",
+    `tcp.port==${port},iec60870_104`,
+    "-T",
+    "fields",
+    "-E",
+    "occurrence=a",
+    "-E",
+    "aggregator=,",
+    "-e",
+    "tcp.srcport",
+    "-e",
+    "iec60870_asdu.typeid",
+  ];
+  let fields: string;
+  try {
+    fields = execFileSync("tshark", args, {
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+  } catch (error) {
+    fields = String((error as { stdout?: string }).stdout ?? "");
+  }
+  return fields.split("\n").map((line) => line.split("\t"))
+    .filter(([src, types]) => src === String(port) && types)
+    .reduce((n, [, types]) => n + types!.split(",").length, 0);
+}
+
 /** The float values of a list of station APDUs by address (the last one wins). */
 function floatsOf(seen: readonly Seen[], type: number, cause: number) {
   const out = new Map<number, { value: number; quality: number; at?: number }>();
@@ -507,9 +544,19 @@ for (const kind of databaseKinds()) {
         // The tshark check reads this first master's conversation (the mutated APDUs below are
         // meant to be malformed: the capture stops here).
         const conversation = master.log.slice();
+        const logged = conversation.filter((s) => s.fromStation && s.apci?.kind === "I").length;
+        let dumpcapSaid = "";
         if ("stop" in capture) {
-          await sleep(200);
-          await capture.stop();
+          // dumpcap flushes its file every 100 ms or so, and a SIGINT drops what the kernel still
+          // holds for it: on a loaded machine it is stopped only once the file holds every ASDU
+          // the master logged (or after 10 s, and the count below tells what went missing).
+          if (tsharkAvailable()) {
+            const until = Date.now() + 10_000;
+            while (stationAsdusIn(capture.path, port) < logged && Date.now() < until) {
+              await sleep(200);
+            }
+          } else await sleep(200);
+          dumpcapSaid = await capture.stop();
           captured = capture.path;
         }
         const masterPort = master.socket.localPort!;
@@ -701,30 +748,11 @@ for (const kind of databaseKinds()) {
             }
             // Every ASDU the station sent the master went over the wire once: as many ASDUs from
             // the station's port in the capture as the master logged.
-            const fields = execFileSync("tshark", [
-              "-r",
-              captured,
-              "-d",
-              `tcp.port==${port},iec60870_104`,
-              "-T",
-              "fields",
-              "-E",
-              "occurrence=a",
-              "-E",
-              "aggregator=,",
-              "-e",
-              "tcp.srcport",
-              "-e",
-              "iec60870_asdu.typeid",
-            ], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-            const fromStation = fields.split("\n").map((line) => line.split("\t"))
-              .filter(([src, types]) => src === String(port) && types)
-              .reduce((n, [, types]) => n + types!.split(",").length, 0);
-            const logged = conversation.filter((s) => s.fromStation && s.apci?.kind === "I").length;
+            const fromStation = stationAsdusIn(captured, port);
             assert.equal(
               fromStation,
               logged,
-              `station ASDUs captured ${fromStation}, logged ${logged}`,
+              `station ASDUs captured ${fromStation}, logged ${logged}; dumpcap said: ${dumpcapSaid}`,
             );
             const values = new Map<number, number>();
             for (const part of decoded.split("IEC 60870-5-101/104 ASDU:")) {

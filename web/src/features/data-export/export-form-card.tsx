@@ -3,7 +3,7 @@
  * with the server's rules applied as the user types, the estimated size before starting (the
  * start is refused above 1e9 bytes, with the advice of the server's message), and the start.
  */
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import {
   EXPORT_FORMATS,
@@ -97,13 +97,16 @@ export function ExportFormCard(
   >({ fields: {}, form: null });
   const [estimate, setEstimate] = useState<EstimateDto | null>(null);
   const [started, setStarted] = useState<"started" | "scheduled" | "saved" | null>(null);
+  // The notice a saved edit leaves for the new form its end brings (set before the edit ends).
+  const noticeAfterReset = useRef<"saved" | null>(null);
   const editKey = editing?.key ?? null;
   useEffect(() => {
     // A schedule chosen for editing replaces the form; leaving the edit starts a new form.
     setForm((f) => editing ? formOfSchedule(editing, f) : initialForm());
     setSubmitted(false);
     setServer({ fields: {}, form: null });
-    setStarted(null);
+    setStarted(noticeAfterReset.current);
+    noticeAfterReset.current = null;
     // Only a change of the schedule edited (not its live refresh) reloads the form.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [editKey]);
@@ -151,9 +154,11 @@ export function ExportFormCard(
       else await exportApi.create(createBody(form));
       setSubmitted(false);
       onCreated();
-      if (editing) onEditEnd?.();
-      // After the edit ends (the form is reset), the notice says what happened.
-      setTimeout(() => setStarted(editing ? "saved" : scheduling ? "scheduled" : "started"));
+      if (editing && onEditEnd) {
+        // The edit's end resets the form (the effect above), which then shows the notice.
+        noticeAfterReset.current = "saved";
+        onEditEnd();
+      } else setStarted(editing ? "saved" : scheduling ? "scheduled" : "started");
     } catch (error) {
       const body = error instanceof ApiError ? error.body : null;
       const placed = serverErrors<ExportField>(body, { field: fieldOf });
