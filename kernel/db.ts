@@ -41,13 +41,21 @@ export async function openDatabase(
       close: () => pool.end(),
     };
   }
-  const dir = opts.dataDir === ":memory:" ? undefined : `${opts.dataDir}/pg`;
-  return wrapPglite(await openPglite(dir, opts.initial));
+  return wrapPglite(await openPglite(pgliteDir(opts.dataDir), opts.initial));
 }
 
 /** True when `dataDir` (as given to {@link openDatabase}) holds no PGlite cluster yet. */
 export function isNewCluster(dataDir: string): boolean {
-  return dataDir === ":memory:" || !existsSync(`${dataDir}/pg/PG_VERSION`);
+  return holdsNoCluster(pgliteDir(dataDir));
+}
+
+/** Where PGlite keeps the cluster of a data directory (undefined: in memory). */
+function pgliteDir(dataDir: string): string | undefined {
+  return dataDir === ":memory:" ? undefined : `${dataDir}/pg`;
+}
+
+function holdsNoCluster(dir: string | undefined): boolean {
+  return dir === undefined || !existsSync(`${dir}/PG_VERSION`);
 }
 
 /**
@@ -126,7 +134,7 @@ async function openPglite(
   dir: string | undefined,
   initial: Blob | null | undefined,
 ): Promise<PGlite> {
-  const fresh = dir === undefined || !existsSync(`${dir}/PG_VERSION`);
+  const fresh = holdsNoCluster(dir);
   if (dir !== undefined) await mkdir(dir, { recursive: true });
   const options: PGliteOptions = { ...await pgliteParts() };
   if (dir !== undefined) options.dataDir = dir;
