@@ -52,6 +52,22 @@ const MAX_ROLLUP_SERIES = 50_000;
  */
 export const RECLOSE_MS = 60_000;
 
+/** Rows and slots written together by one batched first close (memory of the staging). */
+const MAX_BATCHED_ROWS = 262_144;
+const MAX_BATCHED_SLOTS = 144;
+
+/** A slot at its first close from running sums alone. */
+interface FirstClose {
+  slot: number;
+  acc: SlotAccumulator;
+}
+
+/** The first close of a slot, from its running sums alone: nothing to recompute, no row yet. */
+function isFirstClose(work: SlotWork): boolean {
+  return work.changed === null && !work.series.size && !work.eventCells.size &&
+    (work.acc?.size ?? 0) > 0;
+}
+
 /** Which series a flush rewrote 10-minute rows of: the rollups follow only them. */
 interface Changed {
   all: boolean;
@@ -237,12 +253,27 @@ export class Aggregator {
       for (let k = 0; k < whole.length; k += 144) {
         await this.connection.run(aggregateSql(whole.slice(k, k + 144)));
       }
+      // Slots closed for the first time from their running sums alone (the usual close, and
+      // every slot of a backlog that cells send after an outage) are written together.
+      let first: FirstClose[] = [];
+      let firstRows = 0;
       for (let k = 0; k < closed.length; k++) {
         const work = works[k]!;
+        const slot = closed[k]!;
         if (work.all) continue;
-        await this.#close(closed[k]!, work, changed);
-        if (work.acc) this.#closed.set(closed[k]!, work.acc);
+        if (isFirstClose(work)) {
+          first.push({ slot, acc: work.acc! });
+          firstRows += work.acc!.size;
+          if (firstRows < MAX_BATCHED_ROWS && first.length < MAX_BATCHED_SLOTS) continue;
+          await this.#closeFirst(first, changed);
+          first = [];
+          firstRows = 0;
+          continue;
+        }
+        await this.#close(slot, work, changed);
+        if (work.acc) this.#closed.set(slot, work.acc);
       }
+      if (first.length) await this.#closeFirst(first, changed);
       const closedAt = performance.now();
       // Partial hours and days are rolled up too and refreshed as their slots close, for the
       // series whose 10-minute rows changed.
@@ -275,7 +306,54 @@ export class Aggregator {
     return closed.length;
   }
 
-  /** Writes one closed slot: SQL for what memory cannot know, the running sums for the rest. */
+  /**
+   * Writes slots closed for the first time from their running sums alone (`isFirstClose`,
+   * ascending) with one event-flag lookup, one staging and one transaction for all of them.
+   */
+  async #closeFirst(batch: readonly FirstClose[], changed: Changed): Promise<void> {
+    const c = this.connection;
+    let mark = performance.now();
+    const from = batch[0]!.slot;
+    const to = batch.at(-1)!.slot + SLOT_MS;
+    // The voltage events of the slots' cells, per series: a slot they overlap is flagged.
+    const events = new Map<number, [number, number][]>();
+    const found = (await c.runAndReadAll(
+      `SELECT DISTINCT s.series_id, epoch_ms(e.start_ts), epoch_ms(e.end_ts)
+       FROM voltage_events e JOIN series s ON s.cell_id = e.cell_id
+       WHERE e.start_ts < make_timestamp(${to * 1000}) AND e.end_ts >= make_timestamp(${
+        from * 1000
+      })`,
+    )).getRows() as [number, bigint, bigint][];
+    for (const [id, start, end] of found) {
+      const list = events.get(id) ?? [];
+      list.push([Number(start), Number(end)]);
+      events.set(id, list);
+    }
+    this.#parts.flagsMs += performance.now() - mark;
+    const pieces = batch.map(({ slot, acc }) => {
+      for (const id of acc.seriesIds()) changed.ids.add(id);
+      const rows = acc.positions();
+      const isFlagged = (id: number) =>
+        events.get(id)?.some(([start, end]) => start < slot + SLOT_MS && end >= slot) ?? false;
+      return {
+        count: rows.length,
+        slice: (a: number, b: number) => acc.columnsOf(rows.subarray(a, b), slot, isFlagged),
+      };
+    });
+    await stageColumns(c, pieces, this.#parts);
+    mark = performance.now();
+    // None of these rows exist yet: a plain INSERT (the primary key's index is updated on
+    // DuckDB's threads, not on the event loop as an appender into agg_10min would).
+    await inTransaction(c, ["INSERT INTO agg_10min SELECT * FROM agg_stage"]);
+    await c.run("DELETE FROM agg_stage");
+    this.#parts.writeMs += performance.now() - mark;
+    for (const { slot, acc } of batch) this.#closed.set(slot, acc);
+  }
+
+  /**
+   * Writes one slot closed again (late rows, new voltage events) or with series memory cannot
+   * know: SQL for those, the running sums for the rest.
+   */
   async #close(slot: number, work: SlotWork, changed: Changed): Promise<void> {
     const c = this.connection;
     const conditions: string[] = [];
@@ -310,24 +388,18 @@ export class Aggregator {
     const isFlagged = (id: number) => flagged.has(id);
     const slice = (start: number, end: number) =>
       acc.columnsOf(rows.subarray(start, end), slot, isFlagged);
-    await stageColumns(c, rows.length, slice, this.#parts);
+    await stageColumns(c, [{ count: rows.length, slice }], this.#parts);
     mark = performance.now();
     // The sums reach agg_10min from the staging table in SQL, on DuckDB's threads: the index of
     // the primary key is updated there, not on the event loop (an appender into agg_10min
     // itself did that in its synchronous close: twice the event-loop time, same rows, same run).
-    await inTransaction(
-      c,
-      work.changed === null && !conditions.length
-        // The slot's first close, nothing recomputed in SQL: none of its rows exist yet.
-        ? ["INSERT INTO agg_10min SELECT * FROM agg_stage"]
-        // Rows a recomputation above wrote for the same series are replaced (same values). A
-        // plain INSERT after a DELETE of those few keys: INSERT OR REPLACE checks every row.
-        : [
-          `DELETE FROM agg_10min WHERE slot = make_timestamp(${from})
-            AND series_id IN (SELECT series_id FROM agg_stage)`,
-          "INSERT INTO agg_10min SELECT * FROM agg_stage",
-        ],
-    );
+    // Rows written before for the same series (an earlier close, a recomputation above) are
+    // replaced: a plain INSERT after a DELETE of those keys (INSERT OR REPLACE checks every row).
+    await inTransaction(c, [
+      `DELETE FROM agg_10min WHERE slot = make_timestamp(${from})
+        AND series_id IN (SELECT series_id FROM agg_stage)`,
+      "INSERT INTO agg_10min SELECT * FROM agg_stage",
+    ]);
     await c.run("DELETE FROM agg_stage");
     lap("writeMs");
   }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { row, T0, withStore } from "./_store_fixtures.ts";
-import { Aggregator, RECLOSE_MS, SLOT_GRACE_MS } from "./aggregate.ts";
+import { aggregateSql, Aggregator, RECLOSE_MS, SLOT_GRACE_MS } from "./aggregate.ts";
 import { SLOT_MS } from "./store.ts";
 
 Deno.test("Aggregator.flush() writes the RMS, min, max and count of a closed UTC slot only", async () => {
@@ -162,5 +162,43 @@ Deno.test("Aggregator.flush() rolls 10-minute slots up to hours and days weighte
     // The day (rolled up from its hours) is the RMS of all five 20-s values.
     const [[dayRms]] = await q("SELECT u_rms FROM agg_1d") as [[number]];
     assert.ok(Math.abs(dayRms - Math.sqrt((3 * 230 ** 2 + 250 ** 2 + 240 ** 2) / 5)) < 1e-3);
+  });
+});
+
+Deno.test("Aggregator.flush() writes a backlog of days in batches: every slot once, flags where events overlap, the SQL's values", async () => {
+  await withStore(async (store, agg, q) => {
+    // 300 slots (more than one batch of first closes), one row each for two cells.
+    const slots = 300;
+    for (const cell of ["C1", "C2"]) {
+      await store.append(cell, {
+        measurements: Array.from({ length: slots }, (_, k) => row(T0 + k * SLOT_MS, 220 + k % 20)),
+      });
+    }
+    // An event of C1 across the boundary of slots 149 and 150 (two batches' edge), and one
+    // ending exactly at the start of slot 200 (it still overlaps it, as in the SQL).
+    const event = (id: string, start: number, end: number) =>
+      q(`INSERT INTO voltage_events (cell_id, event_id, type, start_ts, end_ts, start_phase,
+          end_phase, extreme_pct, delta_u_pct, rms_trace) VALUES ('C1', '${id}', 'DIP',
+          make_timestamp(${start * 1000}), make_timestamp(${end * 1000}), 'L1', 'L1', 70, NULL,
+          NULL)`);
+    await event("e1", T0 + 150 * SLOT_MS - 100, T0 + 150 * SLOT_MS + 100);
+    await event("e2", T0 + 200 * SLOT_MS - 300, T0 + 200 * SLOT_MS);
+    assert.equal(await agg.flush(T0 + (slots + 1) * SLOT_MS + SLOT_GRACE_MS), slots);
+    const flagged = await q(
+      `SELECT s.cell_id, (epoch_ms(a.slot) - ${T0}) // ${SLOT_MS} FROM agg_10min a
+       JOIN series s USING (series_id) WHERE a.flagged ORDER BY 1, 2`,
+    );
+    assert.deepEqual(flagged.map(([c, k]) => [c, Number(k)]), [
+      ["C1", 149],
+      ["C1", 150],
+      ["C1", 199],
+      ["C1", 200],
+    ]);
+    // The same rows as the SQL recomputation of those slots.
+    const incremental = await q("SELECT * FROM agg_10min ORDER BY series_id, slot");
+    assert.equal(incremental.length, 2 * slots);
+    await q("DELETE FROM agg_10min");
+    await q(aggregateSql(Array.from({ length: slots }, (_, k) => T0 + k * SLOT_MS)));
+    assert.deepEqual(await q("SELECT * FROM agg_10min ORDER BY series_id, slot"), incremental);
   });
 });

@@ -40,16 +40,21 @@ export function sliceColumns(columns: readonly Column[], from: number, to: numbe
   return columns.map((column) => ({ ...column, data: column.data.subarray(from, to) }) as Column);
 }
 
+/** Rows of agg_10min's columns to stage: `slice(from, to)` makes rows `from` to `to` of `count`. */
+export interface StagePiece {
+  count: number;
+  slice: (from: number, to: number) => Column[];
+}
+
 /**
- * Appends `count` rows of agg_10min's columns, made by `slice(from, to)` (in table order), to
- * the emptied temporary table `agg_stage` in slices of STAGE_ROWS rows, yielding to the event
- * loop between them; adds the event-loop time to `parts` (columnsMs for `slice`, stageMs for
- * the appends; loopMs, longestMs).
+ * Appends the rows of every piece (in table order) to the emptied temporary table `agg_stage`
+ * in slices of at most STAGE_ROWS rows, yielding to the event loop once every STAGE_ROWS rows;
+ * adds the event-loop time to `parts` (columnsMs for `slice`, stageMs for the appends; loopMs,
+ * longestMs). Many small pieces (the slots of a backlog) share one appender.
  */
 export async function stageColumns(
   connection: DuckDBConnection,
-  count: number,
-  slice: (from: number, to: number) => Column[],
+  pieces: readonly StagePiece[],
   parts: ClosePartTimings,
 ): Promise<void> {
   // Every time: a reopened instance (TimeSeriesStore.reopen, same connection handle) has lost
@@ -61,19 +66,34 @@ export async function stageColumns(
   const appender = await connection.createAppender("agg_stage", "main", "temp");
   // The first error is reported: after a failed append, the appender's close may fail too.
   const errors: unknown[] = [];
+  let sinceYield = 0;
+  let piece = performance.now();
+  const endPiece = () => {
+    const ms = performance.now() - piece;
+    onLoop(parts, ms);
+    piece = performance.now();
+  };
   try {
-    for (let from = 0; from < count; from += STAGE_ROWS) {
-      if (from) await new Promise((resolve) => setTimeout(resolve, 0));
-      const started = performance.now();
-      const to = Math.min(count, from + STAGE_ROWS);
-      const columns = slice(from, to);
-      const made = performance.now();
-      appendColumns(appender, columns, to - from);
-      appender.flushSync();
-      const ms = performance.now() - started;
-      parts.columnsMs += made - started;
-      parts.stageMs += ms - (made - started);
-      onLoop(parts, ms);
+    for (const { count, slice } of pieces) {
+      for (let from = 0; from < count; from += STAGE_ROWS) {
+        if (sinceYield >= STAGE_ROWS) {
+          const flushing = performance.now();
+          appender.flushSync();
+          parts.stageMs += performance.now() - flushing;
+          endPiece();
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          piece = performance.now();
+          sinceYield = 0;
+        }
+        const started = performance.now();
+        const to = Math.min(count, from + STAGE_ROWS);
+        const columns = slice(from, to);
+        const made = performance.now();
+        appendColumns(appender, columns, to - from);
+        parts.columnsMs += made - started;
+        parts.stageMs += performance.now() - made;
+        sinceYield += to - from;
+      }
     }
   } catch (error) {
     errors.push(error);
@@ -84,9 +104,8 @@ export async function stageColumns(
   } catch (error) {
     errors.push(error);
   }
-  const ms = performance.now() - started;
-  parts.stageMs += ms;
-  onLoop(parts, ms);
+  parts.stageMs += performance.now() - started;
+  endPiece();
   if (errors.length) throw errors[0];
 }
 

@@ -106,7 +106,10 @@ async function compareWritePaths(connection: DuckDBConnection, slot: number) {
   for (let round = 0; round < 3; round++) {
     await connection.run(`DELETE FROM agg_10min WHERE slot = ${from}`);
     const parts = noParts();
-    await stageColumns(connection, count, (from, to) => sliceColumns(columns, from, to), parts);
+    await stageColumns(connection, [{
+      count,
+      slice: (from, to) => sliceColumns(columns, from, to),
+    }], parts);
     await inTransaction(connection, ["INSERT INTO agg_10min SELECT * FROM agg_stage"]);
     await connection.run("DELETE FROM agg_stage");
     staged.push(parts.stageMs);
