@@ -1,8 +1,8 @@
 /**
  * Bulk history of simulated cells straight into the measurement store (the demo's backfill):
  * the simulator's column fast path instead of protocol batches, so no JSON-shaped records and
- * no text timestamps are built, one 10-minute slot (30 windows) of every cell at a time, all
- * cells' batches committed together by the store's group commit. The cells speak protocol v2:
+ * no text timestamps are built, whole 10-minute slots (30 windows) of every cell at a time (several
+ * when the cells are few), all cells' batches committed together by the store's group commit. The cells speak protocol v2:
  * each slot's PQ records are folded on the "device" from its windows and stored when the window
  * that `generateBatch` sends them with is in the range and the cell online then. Measurement values come from the
  * simulator, which generates within the protocol limits (PROTOCOL_LIMITS); its voltage events
@@ -22,12 +22,18 @@ import {
   WINDOW_MS,
   type WindowRecords,
 } from "../simulator/mod.ts";
-import type { MeasurementStore } from "./store.ts";
+import type { MeasurementStore, ValidBatch } from "./store.ts";
 import type { MeasurementRow, ValidationContext } from "./validate.ts";
 import { validateEvents, validateIo } from "./validate_extras.ts";
 import { validatePq } from "./validate_pq.ts";
 
 const WINDOWS_PER_STEP = 30;
+/** Rows of all cells a round of batches holds at most (unless one slot has more). */
+const ROUND_ROWS = 50_000;
+
+/** A batch being filled: ValidBatch's lists, writable. */
+type SimBatch = { -readonly [K in keyof ValidBatch]-?: NonNullable<ValidBatch[K]>[number][] };
+const emptyBatch = (): SimBatch => ({ measurements: [], pq: [], events: [], io: [] });
 
 /**
  * Stores every window starting in [fromMs, toMs) of `cells`, oldest first; returns the rows
@@ -49,6 +55,23 @@ export async function storeSimulatedRange(
   const first = Math.ceil(Math.max(fromMs, ctx.oldest) / WINDOW_MS) * WINDOW_MS;
   const end = Math.min(toMs, ctx.now + WINDOW_MS);
   const context = { ...ctx, feederSlots: [], protocol: 2 as const };
+  // Few cells: several slots per batch, so that each write's fixed costs (the journal's sync,
+  // DuckDB's commit) spread over ROUND_ROWS rows rather than one slot's.
+  const slotsPerRound = Math.max(
+    1,
+    Math.floor(ROUND_ROWS / (rowsPerWindow(cells) * WINDOWS_PER_STEP)),
+  );
+  let round = cells.map(emptyBatch);
+  let slotsInRound = 0;
+  const send = async () => {
+    const batches = round;
+    round = cells.map(emptyBatch);
+    slotsInRound = 0;
+    const results = await Promise.all(
+      cells.map((cell, c) => store.append(cell.cellId, batches[c]!)),
+    );
+    for (const result of results) accepted += result.accepted;
+  };
   // Whole slots, so that a slot's PQ record covers its windows as the device's would; only the
   // windows in [first, end) are stored, and a record when the window it is sent with is.
   for (
@@ -65,28 +88,26 @@ export async function storeSimulatedRange(
         records[c]!.io.push(...window.io);
       });
     }
-    const rows = cells.map((): MeasurementRow[] => []);
     const folds = cells.map(() => new DevicePqFold());
     for (let r = 0; r < count; r++) {
       const c = cols.cell[r]!;
       folds[c]!.add(cols, r);
       const ts = cols.ts[r]!;
-      if (ts >= first && ts < end) rows[c]!.push(columnRow(cols, r));
+      if (ts >= first && ts < end) round[c]!.measurements.push(columnRow(cols, r));
     }
-    const results = await Promise.all(cells.map((cell, c) => {
+    cells.forEach((cell, c) => {
       const sent = slot + PQ_SLOT_MS + (pqDelayWindows(cell) - 1) * WINDOW_MS;
       const pq = sent >= first && sent < end && !isOffline(cell, sent)
         ? folds[c]!.records(slot)
         : [];
-      return store.append(cell.cellId, {
-        measurements: rows[c]!,
-        pq: validatePq(pq, context).rows,
-        events: validateEvents(records[c]!.events, context).rows,
-        io: validateIo(records[c]!.io, context).rows,
-      });
-    }));
-    for (const result of results) accepted += result.accepted;
+      const batch = round[c]!;
+      batch.pq.push(...validatePq(pq, context).rows);
+      batch.events.push(...validateEvents(records[c]!.events, context).rows);
+      batch.io.push(...validateIo(records[c]!.io, context).rows);
+    });
+    if (++slotsInRound === slotsPerRound) await send();
   }
+  if (slotsInRound) await send();
   // Acknowledged is journaled; the history is queried next, so it must be in DuckDB.
   await store.flush();
   return accepted;
