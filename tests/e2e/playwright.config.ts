@@ -42,9 +42,9 @@ export default defineConfig({
   },
   webServer: [
     server(PORT, {}),
-    // A second platform whose access tokens live 75 s, for the session-expiry dialog.
+    // A second platform whose access tokens live 70 s, for the session-expiry dialog.
     // It needs no measurements: without the simulator it leaves the cores to the other.
-    server(SHORT_SESSION_PORT, { ACCESS_TOKEN_TTL: "75", SIMULATOR: "false" }),
+    server(SHORT_SESSION_PORT, { ACCESS_TOKEN_TTL: "70", SIMULATOR: "false" }),
   ],
 });
 

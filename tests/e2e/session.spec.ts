@@ -1,5 +1,5 @@
 /**
- * Spec 2.9 on a platform whose access tokens live 75 s: the 'Your session is about to end'
+ * Spec 2.9 on a platform whose access tokens live 70 s: the 'Your session is about to end'
  * dialog appears before expiry, and Continue renews the tokens silently (refresh token).
  */
 import { expect, test } from "@playwright/test";
@@ -56,7 +56,7 @@ test("an admin makes a wall display a kiosk: it renews its session on its own, w
     startPage: "/grid-monitoring",
   }, "/grid-monitoring");
   const before = await storedExpiry(wall);
-  // The 75-s token is renewed when it nears its end (the dialog would show 60 s before it).
+  // The 70-s token is renewed when it nears its end (the dialog would show 60 s before it).
   await expect.poll(() => storedExpiry(wall), { timeout: 60_000 }).toBeGreaterThan(before);
   await expect(wall.getByRole("dialog", { name: "Your session is about to end" })).toHaveCount(0);
   await expect(wall.getByRole("heading", { level: 1, name: "Grid Monitoring" })).toBeVisible();
