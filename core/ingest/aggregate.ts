@@ -11,6 +11,12 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { appendColumns } from "./chunk_writer.ts";
+import {
+  type FirstClose,
+  MAX_BATCHED_ROWS,
+  MAX_BATCHED_SLOTS,
+  writeFirstCloses,
+} from "./aggregate_first.ts";
 import { aggregateSql, ROLLUPS, rollupSql } from "./aggregate_sql.ts";
 import { type ClosePartTimings, inTransaction, noParts, stageColumns } from "./aggregate_stage.ts";
 import { PqRollups } from "./pq_rollup.ts";
@@ -51,16 +57,6 @@ const MAX_ROLLUP_SERIES = 50_000;
  * series are rewritten at once.
  */
 export const RECLOSE_MS = 60_000;
-
-/** Rows and slots written together by one batched first close (memory of the staging). */
-const MAX_BATCHED_ROWS = 262_144;
-const MAX_BATCHED_SLOTS = 144;
-
-/** A slot at its first close from running sums alone. */
-interface FirstClose {
-  slot: number;
-  acc: SlotAccumulator;
-}
 
 /** The first close of a slot, from its running sums alone: nothing to recompute, no row yet. */
 function isFirstClose(work: SlotWork): boolean {
@@ -306,47 +302,9 @@ export class Aggregator {
     return closed.length;
   }
 
-  /**
-   * Writes slots closed for the first time from their running sums alone (`isFirstClose`,
-   * ascending) with one event-flag lookup, one staging and one transaction for all of them.
-   */
+  /** Writes slots at their first close together (aggregate_first.ts) and keeps their sums. */
   async #closeFirst(batch: readonly FirstClose[], changed: Changed): Promise<void> {
-    const c = this.connection;
-    let mark = performance.now();
-    const from = batch[0]!.slot;
-    const to = batch.at(-1)!.slot + SLOT_MS;
-    // The voltage events of the slots' cells, per series: a slot they overlap is flagged.
-    const events = new Map<number, [number, number][]>();
-    const found = (await c.runAndReadAll(
-      `SELECT DISTINCT s.series_id, epoch_ms(e.start_ts), epoch_ms(e.end_ts)
-       FROM voltage_events e JOIN series s ON s.cell_id = e.cell_id
-       WHERE e.start_ts < make_timestamp(${to * 1000}) AND e.end_ts >= make_timestamp(${
-        from * 1000
-      })`,
-    )).getRows() as [number, bigint, bigint][];
-    for (const [id, start, end] of found) {
-      const list = events.get(id) ?? [];
-      list.push([Number(start), Number(end)]);
-      events.set(id, list);
-    }
-    this.#parts.flagsMs += performance.now() - mark;
-    const pieces = batch.map(({ slot, acc }) => {
-      for (const id of acc.seriesIds()) changed.ids.add(id);
-      const rows = acc.positions();
-      const isFlagged = (id: number) =>
-        events.get(id)?.some(([start, end]) => start < slot + SLOT_MS && end >= slot) ?? false;
-      return {
-        count: rows.length,
-        slice: (a: number, b: number) => acc.columnsOf(rows.subarray(a, b), slot, isFlagged),
-      };
-    });
-    await stageColumns(c, pieces, this.#parts);
-    mark = performance.now();
-    // None of these rows exist yet: a plain INSERT (the primary key's index is updated on
-    // DuckDB's threads, not on the event loop as an appender into agg_10min would).
-    await inTransaction(c, ["INSERT INTO agg_10min SELECT * FROM agg_stage"]);
-    await c.run("DELETE FROM agg_stage");
-    this.#parts.writeMs += performance.now() - mark;
+    await writeFirstCloses(this.connection, batch, changed.ids, this.#parts);
     for (const { slot, acc } of batch) this.#closed.set(slot, acc);
   }
 
