@@ -19,6 +19,7 @@ export interface InputShape {
   readonly unbalance: Series;
   readonly thd: readonly Series[];
   readonly h: readonly (readonly Series[])[];
+  readonly harmonicCounts?: { readonly valid: Int32Array; readonly above: Int32Array };
   readonly flagged: Uint8Array;
 }
 
@@ -44,7 +45,15 @@ export function checkInput(input: InputShape): number {
   checkPhases(problems, "plt", input.plt, phases, Math.ceil(slotCount / SLOTS_PER_PLT));
   checkSeries(problems, "unbalance", input.unbalance, slotCount);
   checkPhases(problems, "thd", input.thd, phases, slotCount);
-  if (!Array.isArray(input.h) || input.h.length !== HARMONIC_ORDERS.length) {
+  const counts = input.harmonicCounts;
+  if (counts) {
+    for (const name of ["valid", "above"] as const) {
+      const a = counts[name];
+      if (!(a instanceof Int32Array) || a.length !== HARMONIC_ORDERS.length * phases) {
+        problems.push(`harmonicCounts.${name} must be an Int32Array of orders 2..25 x phases`);
+      }
+    }
+  } else if (!Array.isArray(input.h) || input.h.length !== HARMONIC_ORDERS.length) {
     problems.push(`h must hold orders 2..25 (${HARMONIC_ORDERS.length} entries)`);
   } else {
     input.h.forEach((order, k) => checkPhases(problems, `h[${k}]`, order, phases, slotCount));

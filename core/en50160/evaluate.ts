@@ -4,6 +4,7 @@
  * flagged and missing intervals, and a verdict. Pure: no database, no clock.
  */
 import { checkInput } from "./_input.ts";
+import { ComplianceError } from "./errors.ts";
 import {
   collectFlagged,
   countAbove,
@@ -60,10 +61,30 @@ export interface ComplianceInput {
   readonly unbalance: Series;
   /** Voltage THD per phase and slot, %. */
   readonly thd: readonly Series[];
-  /** Harmonic voltages, % of the fundamental: `h[order - 2][phase][slot]`, orders 2..25. */
+  /**
+   * Harmonic voltages, % of the fundamental: `h[order - 2][phase][slot]`, orders 2..25. Not
+   * read (may be empty) when `harmonicCounts` is given.
+   */
   readonly h: readonly (readonly Series[])[];
+  /**
+   * The harmonics already counted by the caller, in place of `h` (a grid week from the counts
+   * kept as the slots close): see `HarmonicCounts`.
+   */
+  readonly harmonicCounts?: HarmonicCounts;
   /** 1 where a dip, swell or interruption touched the slot (IEC 61000-4-30 flagging), else 0. */
   readonly flagged: Uint8Array;
+}
+
+/**
+ * Harmonic values counted over the period's unflagged slots, per order and phase at
+ * `[(order - 2) * phases + phase]`: how many are present (`valid`) and how many of those are
+ * above the limit of the order in `maxPct` (a value equal to its limit is inside, like the
+ * engine's own count). The evaluation refuses counts made against other limits than its own.
+ */
+export interface HarmonicCounts {
+  readonly maxPct: LimitSet["harmonics"]["maxPct"];
+  readonly valid: Int32Array;
+  readonly above: Int32Array;
 }
 
 /**
@@ -163,12 +184,46 @@ export function evaluateCompliance(
     ),
     perPhase("thd", input.thd, above(limits.thd.max, limits.thd.sharePct)),
   ];
+  const counted = input.harmonicCounts;
+  const phases = input.u.length;
+  if (counted) checkCounts(counted, limits, slotCount - flagged);
   for (let k = 0; k < HARMONIC_ORDERS.length; k++) {
     const order = HARMONIC_ORDERS[k]!;
-    const count = above(limits.harmonics.maxPct[order], limits.harmonics.sharePct);
-    parameters.push(perPhase(`h${order}`, input.h[k]!, count));
+    const share = limits.harmonics.sharePct;
+    if (counted) {
+      // Counted by the caller: the same counts the loop below makes from the values.
+      const byPhase = Array.from({ length: phases }, (_, p) => {
+        COUNTS[0] = counted.above[k * phases + p]!;
+        COUNTS[1] = 0;
+        COUNTS[2] = slotCount - flagged - counted.valid[k * phases + p]!;
+        return fromCounts(slotCount, flagged, false, share, PHASES[p]!);
+      });
+      parameters.push(perPhase(`h${order}`, byPhase, (c) => c));
+    } else {
+      parameters.push(
+        perPhase(`h${order}`, input.h[k]!, above(limits.harmonics.maxPct[order], share)),
+      );
+    }
   }
   return summarise(parameters, limits.name, slotCount, flagged);
+}
+
+/** Counts made against these limits, each order's values at most the unflagged slots. */
+function checkCounts(counts: HarmonicCounts, limits: LimitSet, unflagged: number): void {
+  const problems: string[] = [];
+  for (const order of HARMONIC_ORDERS) {
+    if (counts.maxPct[order] !== limits.harmonics.maxPct[order]) {
+      problems.push(`harmonicCounts of h${order} were made against another limit`);
+    }
+  }
+  for (let i = 0; i < counts.valid.length; i++) {
+    const valid = counts.valid[i]!;
+    const above = counts.above[i]!;
+    if (!(valid >= 0 && valid <= unflagged && above >= 0 && above <= valid)) {
+      problems.push(`harmonicCounts [${i}]: ${above} above of ${valid} valid, ${unflagged} slots`);
+    }
+  }
+  if (problems.length > 0) throw new ComplianceError("Cannot evaluate compliance", problems);
 }
 
 function evaluateFrequency(
@@ -216,10 +271,10 @@ function single(parameter: ParameterId, c: ComplianceCounts): ParameterComplianc
   return toParameter(parameter, c, null, null);
 }
 
-function perPhase(
+function perPhase<S>(
   parameter: ParameterId,
-  series: readonly Series[],
-  count: (series: Series, phase: Phase) => PhaseCompliance,
+  series: readonly S[],
+  count: (series: S, phase: Phase) => PhaseCompliance,
 ): ParameterCompliance {
   const phases: PhaseCompliance[] = [];
   let worst: PhaseCompliance | undefined;

@@ -11,6 +11,7 @@ export {
   type ComplianceInput,
   type ComplianceResult,
   evaluateCompliance,
+  type HarmonicCounts,
   type ParameterCompliance,
   type ParameterId,
   type Phase,

@@ -270,6 +270,8 @@ export class Aggregator {
         if (work.acc) this.#closed.set(slot, work.acc);
       }
       if (first.length) await this.#closeFirst(first, changed);
+      // Harmonics are counted over unflagged slots: hours whose slots got flags roll up again.
+      await this.#pq.markFlagged(closed);
       const closedAt = performance.now();
       // Partial hours and days are rolled up too and refreshed as their slots close, for the
       // series whose 10-minute rows changed.

@@ -202,3 +202,38 @@ Deno.test("Aggregator.flush() writes a backlog of days in batches: every slot on
     assert.deepEqual(await q("SELECT * FROM agg_10min ORDER BY series_id, slot"), incremental);
   });
 });
+
+Deno.test("Aggregator.flush() keeps the hourly harmonic counts of unflagged slots, and rolls an hour up again when a slot gets flagged", async () => {
+  await withStore(async (store, agg, q) => {
+    store.onPqChanged((changes) => agg.markPqChanged(changes));
+    // A protocol v1 row whose every harmonic is 5 %, folded into the slot's record.
+    const pq = { unbalance: 0.5, pst: 0.4, plt: 0.3, h: new Float32Array(24).fill(5) };
+    await store.append("C1", { measurements: [{ ...row(T0, 230), pq }] });
+    await store.writeFolds(T0 + SLOT_MS + SLOT_GRACE_MS);
+    await agg.flush(T0 + 2 * SLOT_MS);
+    const counts = () =>
+      q("SELECT n::INT, n_flagged::INT, h2_n::INT, h2_over::INT, h5_n::INT, h5_over::INT FROM pq_1h");
+    // 5 % is above h2's 2 % and on h3's 5 % (inside), under h5's 6 %.
+    assert.deepEqual(await counts(), [[1, 0, 1, 1, 1, 0]]);
+    assert.deepEqual(await q("SELECT h3_over::INT FROM pq_1h"), [[0]], "on its limit: inside");
+    await store.append("C1", {
+      measurements: [],
+      events: [{
+        id: "e1",
+        type: "DIP",
+        start: T0 + 60_000,
+        end: T0 + 60_200,
+        startPhase: "L1",
+        endPhase: "L1",
+        extremePct: 70,
+        deltaUPct: null,
+        trace: null,
+        kind: "DIP",
+        tableCell: "80-70/200-500ms",
+      }],
+    });
+    await agg.flush(T0 + 2 * SLOT_MS + 1);
+    assert.deepEqual(await q("SELECT flagged FROM agg_10min"), [[true]]);
+    assert.deepEqual(await counts(), [[1, 1, 0, 0, 0, 0]], "the flagged slot is left out");
+  });
+});

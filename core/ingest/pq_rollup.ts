@@ -1,29 +1,81 @@
 /**
  * Hourly and daily rollups of the 10-minute PQ records (`pq_1h`, `pq_1d`): the number of
  * records, the mean unbalance and the highest Pst and Plt, for visual statistics over long
- * periods. Both levels are computed from `pq_10min` for the periods and series whose records
- * changed (a device's record, a fold of protocol v1 values), on the aggregator's connection.
+ * periods. The hourly rollup also counts, over the records of slots no voltage event flagged,
+ * each harmonic order's values and those above its EN 50160 limit (`HARMONIC_COUNT_COLUMNS`),
+ * and the records of flagged slots (`n_flagged`): the grid-wide compliance week sums these
+ * instead of reading 24 values per record (core/quality/grid_counts.ts). Both levels are
+ * computed from `pq_10min` for the periods and series whose records changed (a device's record,
+ * a fold of protocol v1 values) or whose slots were flagged (the aggregator marks them), on the
+ * aggregator's connection.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
+import { EN50160_LV } from "../en50160/mod.ts";
 import { appendColumns } from "./chunk_writer.ts";
-import type { PqChanges } from "./store_pq.ts";
+import { HARMONIC_ORDERS } from "./schema.ts";
+import { notePqChange, type PqChanges } from "./store_pq.ts";
+
+/** The harmonic limits `pq_1h` counts against: EN 50160's, the grid-wide week's. */
+export const COUNTED_HARMONICS = EN50160_LV.harmonics.maxPct;
+
+/**
+ * `pq_1h`'s counts: records of flagged slots, then per order over the other records
+ * `h{order}_n` values present and `h{order}_over` values above the limit.
+ */
+export const COUNT_COLUMNS = [
+  "n_flagged",
+  ...HARMONIC_ORDERS.flatMap((o) => [`h${o}_n`, `h${o}_over`]),
+];
+
+/**
+ * The counts' aggregates, in `COUNT_COLUMNS` order, over `pq_10min` left-joined to the flagged
+ * aggregates `f`. "Above" is the engine's: beyond the limit widened by its rounding tolerance
+ * (core/en50160/_count.ts), so a value on its limit is inside.
+ */
+const COUNTS = [
+  "(count(*) FILTER (WHERE f.flagged))::USMALLINT",
+  ...HARMONIC_ORDERS.flatMap((o) => {
+    const limit = COUNTED_HARMONICS[o as keyof typeof COUNTED_HARMONICS];
+    const above = limit + Math.abs(limit) * 1e-9;
+    return [
+      `(count(h${o}) FILTER (WHERE f.flagged IS NULL))::USMALLINT`,
+      `(count(*) FILTER (WHERE f.flagged IS NULL AND h${o}::DOUBLE > '${above}'::DOUBLE))::USMALLINT`,
+    ];
+  }),
+];
 
 const LEVELS = [
-  { table: "pq_1h", ms: 3_600_000, interval: "1 HOUR" },
-  { table: "pq_1d", ms: 86_400_000, interval: "1 DAY" },
+  { table: "pq_1h", ms: 3_600_000, interval: "1 HOUR", counts: true },
+  { table: "pq_1d", ms: 86_400_000, interval: "1 DAY", counts: false },
 ] as const;
 /** Above this many changed series, the periods are recomputed for every series. */
 const MAX_LISTED_SERIES = 50_000;
 
+/**
+ * The rollup rows of the records in `range` (a condition on `slot`) and `where`, one per series
+ * and period of `level` with the columns of `level.table`.
+ */
+function rollupSelect(level: (typeof LEVELS)[number], range: string, where: string): string {
+  const common = `time_bucket(INTERVAL ${level.interval}, slot) AS slot, count(*) AS n,
+    avg(unbalance)::FLOAT AS unbalance, max(pst) AS pst, max(plt) AS plt`;
+  if (!level.counts) {
+    return `SELECT series_id, ${common} FROM pq_10min WHERE (${range}) AND (${where})
+      GROUP BY ALL`;
+  }
+  const counts = COUNTS.map((sql, k) => `${sql} AS ${COUNT_COLUMNS[k]}`).join(", ");
+  return `SELECT series_id, ${common}, ${counts}
+    FROM pq_10min LEFT JOIN (SELECT series_id, slot, flagged FROM agg_10min
+      WHERE flagged AND (${range})) f USING (series_id, slot)
+    WHERE (${range}) AND (${where}) GROUP BY ALL`;
+}
+
 function rollupSql(level: (typeof LEVELS)[number], starts: readonly number[], where: string) {
-  const ranges = starts.map((s) =>
+  const range = starts.map((s) =>
     `(slot >= make_timestamp(${s * 1000}) AND slot < make_timestamp(${(s + level.ms) * 1000}))`
   ).join(" OR ");
-  return `INSERT INTO ${level.table}
-    SELECT series_id, time_bucket(INTERVAL ${level.interval}, slot) AS bucket, count(*),
-      avg(unbalance), max(pst), max(plt)
-    FROM pq_10min WHERE (${ranges}) AND (${where})
-    GROUP BY series_id, bucket`;
+  const counts = level.counts ? `, ${COUNT_COLUMNS.join(", ")}` : "";
+  return `INSERT INTO ${level.table} (series_id, slot, n, unbalance, pst, plt${counts})
+    ${rollupSelect(level, range, where)}`;
 }
 
 /** Keeps `pq_1h` and `pq_1d` up to date with `pq_10min`. */
@@ -45,21 +97,31 @@ export class PqRollups {
     }
   }
 
+  /** Marks the series flagged in the 10-minute slots `closed` (just written to agg_10min). */
+  async markFlagged(closed: readonly number[]): Promise<void> {
+    const changes: PqChanges = new Map();
+    for (let k = 0; k < closed.length; k += 144) {
+      const slots = closed.slice(k, k + 144).map((s) => `make_timestamp(${s * 1000})`).join(",");
+      const rows = (await this.connection.runAndReadAll(
+        `SELECT epoch_ms(slot), series_id FROM agg_10min WHERE flagged AND slot IN (${slots})`,
+      )).getRows() as [bigint | number, number][];
+      for (const [slot, id] of rows) notePqChange(changes, Number(slot), id);
+    }
+    this.mark(changes);
+  }
+
   /**
    * After a restart: marks every hour since `since` (epoch ms) whose rollup disagrees with its
    * records (records stored just before the stop).
    */
   async recover(since: number): Promise<void> {
-    const from = `make_timestamp(${since * 1000})`;
+    const differs = ["n", "unbalance", "pst", "plt", ...COUNT_COLUMNS]
+      .map((c) => `a.${c} IS DISTINCT FROM t.${c}`).join(" OR ");
     const rows = (await this.connection.runAndReadAll(
-      `WITH t AS (
-         SELECT series_id, time_bucket(INTERVAL 1 HOUR, slot) AS hour, count(*) AS n,
-           avg(unbalance)::FLOAT AS unbalance, max(pst) AS pst, max(plt) AS plt
-         FROM pq_10min WHERE slot >= ${from} GROUP BY ALL)
-       SELECT DISTINCT epoch_ms(t.hour) FROM t
-       LEFT JOIN pq_1h a ON a.series_id = t.series_id AND a.slot = t.hour
-       WHERE a.n IS DISTINCT FROM t.n OR a.unbalance IS DISTINCT FROM t.unbalance
-         OR a.pst IS DISTINCT FROM t.pst OR a.plt IS DISTINCT FROM t.plt`,
+      `WITH t AS (${rollupSelect(LEVELS[0], `slot >= make_timestamp(${since * 1000})`, "TRUE")})
+       SELECT DISTINCT epoch_ms(t.slot) FROM t
+       LEFT JOIN pq_1h a ON a.series_id = t.series_id AND a.slot = t.slot
+       WHERE ${differs}`,
     )).getRows() as [bigint | number][];
     for (const [ms] of rows) this.#hours.set(Number(ms), null);
   }

@@ -68,6 +68,13 @@ export const DDL = [
     PRIMARY KEY (series_id, slot))`,
   pqRollupTable("pq_1h"),
   pqRollupTable("pq_1d"),
+  // Added after the first release: the hourly PQ rollup counts the records of flagged slots, and
+  // each harmonic order's values and those above its EN 50160 limit (core/ingest/pq_rollup.ts).
+  `ALTER TABLE pq_1h ADD COLUMN IF NOT EXISTS n_flagged USMALLINT`,
+  ...HARMONIC_ORDERS.flatMap((o) => [
+    `ALTER TABLE pq_1h ADD COLUMN IF NOT EXISTS h${o}_n USMALLINT`,
+    `ALTER TABLE pq_1h ADD COLUMN IF NOT EXISTS h${o}_over USMALLINT`,
+  ]),
   `CREATE TABLE IF NOT EXISTS voltage_events (
     cell_id VARCHAR NOT NULL, event_id VARCHAR NOT NULL, type VARCHAR NOT NULL,
     start_ts TIMESTAMP NOT NULL, end_ts TIMESTAMP NOT NULL, start_phase VARCHAR, end_phase VARCHAR,
@@ -139,7 +146,7 @@ export async function migrate(connection: DuckDBConnection): Promise<boolean> {
       FROM agg_10min a ANTI JOIN pq_10min p ON p.series_id = a.series_id AND p.slot = a.slot
       WHERE ${any}`);
     for (const [to, from] of [["pq_1h", "agg_1h"], ["pq_1d", "agg_1d"]]) {
-      statements.push(`INSERT INTO ${to}
+      statements.push(`INSERT INTO ${to} (series_id, slot, n, unbalance, pst, plt)
         SELECT series_id, slot, greatest(1, round(n / 30))::USMALLINT, unbalance, pst_max, plt
         FROM ${from} WHERE unbalance IS NOT NULL OR pst_max IS NOT NULL OR plt IS NOT NULL`);
     }

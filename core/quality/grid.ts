@@ -4,27 +4,42 @@
  * (DuckDB's chunk API, typed arrays over DuckDB's own vectors: no materialised result, no row
  * objects; the next chunk is fetched while the current one is routed), one scan per table and
  * batch, each batch a range of series ids (a plain range filter: no IN list of thousands of ids,
- * which DuckDB answers far slower), 250 feeders by default (80 MB of arrays; one pass over
- * 2,000 feeders holds 650 MB and was not reliably faster on the shared machine,
- * docs/benchmarks.md). Rows are routed to their feeder through a dense lookup table into flat
- * typed arrays (one per quantity and batch, each feeder's phases views into them), each feeder
- * evaluated by the engine as soon as its batch is read. Same values as `loadComplianceInputs` (core/quality/load.ts).
+ * which DuckDB answers far slower). Rows are routed to their feeder through a dense lookup table
+ * into flat typed arrays (one per quantity and batch, each feeder's phases views into them), each
+ * feeder evaluated by the engine as soon as its batch is read.
+ *
+ * The harmonics (24 values per record, most of what a week holds) come from the hourly counts
+ * the PQ rollup keeps as the slots close (grid_counts.ts) wherever they apply and stand for the
+ * records read; then a batch holds about 38 KB per feeder and the whole grid is one batch. A
+ * feeder whose counts do not stand (an hour rolled up late) is evaluated again from its values,
+ * in batches of 250 feeders (0.33 MB each). Same results as `loadComplianceInputs`
+ * (core/quality/load.ts) with `evaluateCompliance`.
  */
-import duckdb from "@duckdb/node-bindings";
 import type { DuckDBConnection, DuckDBDataChunk } from "@duckdb/node-api";
 import {
   type ComplianceInput,
   type ComplianceResult,
   EN50160_LV,
   evaluateCompliance,
+  type HarmonicCounts,
   type LimitSet,
 } from "../en50160/mod.ts";
+import { COUNTED_HARMONICS } from "../ingest/pq_rollup.ts";
 import { HARMONIC_ORDERS } from "../ingest/schema.ts";
 import { SLOT_MS } from "../ingest/store.ts";
 import type { NodeSeries } from "./load.ts";
+import {
+  column,
+  copyColumn,
+  isValid,
+  PHASES,
+  route,
+  type Router,
+  streamChunks,
+} from "./grid_chunks.ts";
+import { countsApply, type CountTarget, readHarmonicCounts } from "./grid_counts.ts";
 
 const SLOTS_PER_PLT = 12;
-const PHASES = 3;
 const ORDERS = HARMONIC_ORDERS.length;
 
 /** What a grid evaluation gives: one result per feeder (input order) and where time went. */
@@ -33,22 +48,31 @@ export interface GridEvaluation {
   loadMs: number;
   evaluateMs: number;
   batches: number;
+  /** Feeders whose harmonics came from the hourly counts (the others' from the values). */
+  countedFeeders: number;
 }
 
 export interface GridOptions {
   /**
-   * Feeders read per scan (default 250; a week holds about 0.33 MB of arrays per feeder, 80 MB
-   * for 250, reused from batch to batch).
+   * Feeders read per scan, the arrays reused from batch to batch. By default 2,000 when the
+   * harmonics are counted (a week holds about 38 KB per feeder, 75 MB for 2,000), else 250
+   * (0.33 MB per feeder with the harmonic values, 80 MB for 250).
    */
   batchSize?: number;
   signal?: AbortSignal;
+  /**
+   * Harmonics from the hourly counts kept as the slots close (default, when they apply:
+   * EN 50160's harmonic limits over whole hours, grid_counts.ts), or false: from the values.
+   */
+  harmonicCounts?: boolean;
 }
 
 /**
  * A batch's arrays, flat: quantity per phase `[(feeder * 3 + phase) * slots + slot]`, per feeder
- * `[feeder * slots + slot]`, harmonics `[((feeder * ORDERS + order) * 3 + phase) * slots + slot]`.
+ * `[feeder * slots + slot]`, harmonics (values read: `h`) `[((feeder * ORDERS + order) * 3 +
+ * phase) * slots + slot]` or (counted) `[(feeder * ORDERS + order) * 3 + phase]`.
  */
-interface Pool {
+interface Pool extends CountTarget {
   size: number;
   slots: number;
   blocks: number;
@@ -58,14 +82,18 @@ interface Pool {
   fMax: Float32Array;
   unbalance: Float32Array;
   flagged: Uint8Array;
-  h: Float32Array;
+  h: Float32Array | null;
   plt: Float32Array;
   inputs: ComplianceInput[];
+  counts: HarmonicCounts[];
 }
 
-function newPool(size: number, slots: number): Pool {
+const view = (a: Float32Array, at: number, n: number) => a.subarray(at * n, (at + 1) * n);
+
+function newPool(size: number, slots: number, counted: boolean): Pool {
   const blocks = Math.ceil(slots / SLOTS_PER_PLT);
-  const pool = {
+  const perFeeder = ORDERS * PHASES;
+  const pool: Pool = {
     size,
     slots,
     blocks,
@@ -75,14 +103,19 @@ function newPool(size: number, slots: number): Pool {
     fMax: new Float32Array(size * slots),
     unbalance: new Float32Array(size * slots),
     flagged: new Uint8Array(size * slots),
-    h: new Float32Array(size * ORDERS * PHASES * slots),
+    h: counted ? null : new Float32Array(size * perFeeder * slots),
     plt: new Float32Array(size * PHASES * blocks),
-    inputs: [] as ComplianceInput[],
+    valid: new Int32Array(counted ? size * perFeeder : 0),
+    above: new Int32Array(counted ? size * perFeeder : 0),
+    records: new Int32Array(size * PHASES),
+    flaggedRecords: new Int32Array(size * PHASES),
+    inputs: [],
+    counts: [],
   };
-  const view = (a: Float32Array, at: number, n: number) => a.subarray(at * n, (at + 1) * n);
   for (let f = 0; f < size; f++) {
     const phases = (a: Float32Array, n: number) =>
       Array.from({ length: PHASES }, (_, p) => view(a, f * PHASES + p, n));
+    const h = pool.h;
     pool.inputs.push({
       period: { from: new Date(0), to: new Date(0) },
       nominalVoltage: 230,
@@ -93,14 +126,18 @@ function newPool(size: number, slots: number): Pool {
       plt: phases(pool.plt, blocks),
       unbalance: view(pool.unbalance, f, slots),
       thd: phases(pool.thd, slots),
-      h: Array.from(
-        { length: ORDERS },
-        (_, k) =>
-          Array.from(
-            { length: PHASES },
-            (_, p) => view(pool.h, (f * ORDERS + k) * PHASES + p, slots),
-          ),
-      ),
+      h: h
+        ? Array.from(
+          { length: ORDERS },
+          (_, k) =>
+            Array.from({ length: PHASES }, (_, p) => view(h, (f * ORDERS + k) * PHASES + p, slots)),
+        )
+        : [],
+      harmonicCounts: h ? undefined : {
+        maxPct: COUNTED_HARMONICS,
+        valid: pool.valid.subarray(f * perFeeder, (f + 1) * perFeeder),
+        above: pool.above.subarray(f * perFeeder, (f + 1) * perFeeder),
+      },
       flagged: pool.flagged.subarray(f * slots, (f + 1) * slots),
     });
   }
@@ -109,10 +146,12 @@ function newPool(size: number, slots: number): Pool {
 
 /** Empties the pool's arrays (every value missing). */
 function clear(pool: Pool): void {
-  for (const a of [pool.u, pool.thd, pool.fMin, pool.fMax, pool.unbalance, pool.h, pool.plt]) {
-    a.fill(NaN);
+  for (const a of [pool.u, pool.thd, pool.fMin, pool.fMax, pool.unbalance, pool.plt, pool.h]) {
+    a?.fill(NaN);
   }
-  pool.flagged.fill(0);
+  for (const a of [pool.flagged, pool.valid, pool.above, pool.records, pool.flaggedRecords]) {
+    a.fill(0);
+  }
 }
 
 /** Pooled input `k` set up for `feeder` over `[from, to)`. */
@@ -147,8 +186,8 @@ function lookupOf(batch: readonly NodeSeries[]): { lo: number; hi: number; owner
 
 /**
  * Evaluates every feeder of `feeders` over `[from, to)` against `limits`: batches of feeders
- * ordered by series id, two streamed scans per batch. A feeder without any series gets an empty
- * input (every interval missing, not evaluable).
+ * ordered by series id, two streamed scans per batch (and a sum of the hourly harmonic counts).
+ * A feeder without any series gets an empty input (every interval missing, not evaluable).
  */
 export async function evaluateGridWeek(
   connection: DuckDBConnection,
@@ -158,26 +197,28 @@ export async function evaluateGridWeek(
   limits: LimitSet = EN50160_LV,
   options: GridOptions = {},
 ): Promise<GridEvaluation> {
+  const counted = options.harmonicCounts !== false && countsApply(limits, from, to);
   const slots = Math.round((to.getTime() - from.getTime()) / SLOT_MS);
-  const batchSize = Math.max(1, options.batchSize ?? 250);
+  const batchSize = Math.max(1, options.batchSize ?? (counted ? 2_000 : 250));
   const minId = (f: NodeSeries) => Math.min(...f.phases.map((id) => id ?? Number.MAX_SAFE_INTEGER));
   const order = feeders.map((f, k) => [minId(f), k] as const).sort((a, b) => a[0] - b[0])
     .map(([, k]) => k);
-  const pool = newPool(Math.min(batchSize, feeders.length), slots);
+  const pool = newPool(Math.min(batchSize, feeders.length), slots, counted);
   const results: ComplianceResult[] = new Array(feeders.length);
-  let loadMs = 0;
-  let evaluateMs = 0;
-  let batches = 0;
+  const out = { results, loadMs: 0, evaluateMs: 0, batches: 0, countedFeeders: 0 };
   const period = `slot >= make_timestamp(${from.getTime() * 1000})
     AND slot < make_timestamp(${to.getTime() * 1000})`;
   const index = `((epoch_ms(slot) - ${from.getTime()}) // ${SLOT_MS})::INTEGER`;
+  const { signal } = options;
+  // Feeders (input indices) whose hourly counts do not stand for their records.
+  const recount: number[] = [];
   for (let start = 0; start < order.length; start += batchSize) {
-    options.signal?.throwIfAborted();
+    signal?.throwIfAborted();
     const t0 = performance.now();
     const members = order.slice(start, start + batchSize);
     const batch = members.map((k) => feeders[k]!);
     clear(pool);
-    const inputs = batch.map((f, k) => inputFor(pool, k, f, from, to));
+    let stale = new Set<number>();
     if (batch.some((f) => f.phases.some((id) => id !== undefined))) {
       const { lo, hi, owner } = lookupOf(batch);
       const where = `WHERE ${period} AND series_id BETWEEN ${lo} AND ${hi}`;
@@ -186,109 +227,43 @@ export async function evaluateGridWeek(
         connection,
         `SELECT series_id, ${index}, u_rms, thd_u, f_min, f_max, flagged FROM agg_10min ${where}`,
         (chunk) => readAggregates(chunk, router, pool),
-        options.signal,
+        signal,
       );
+      const harmonics = HARMONIC_ORDERS.map((o) => `, h${o}`).join("");
       await streamChunks(
         connection,
-        `SELECT series_id, ${index}, plt, unbalance, ${
-          HARMONIC_ORDERS.map((o) => `h${o}`).join(", ")
-        } FROM pq_10min ${where}`,
+        `SELECT series_id, ${index}, plt, unbalance${counted ? "" : harmonics}
+         FROM pq_10min ${where}`,
         (chunk) => readRecords(chunk, router, pool),
-        options.signal,
+        signal,
       );
+      if (counted) stale = await readHarmonicCounts(connection, where, router, pool, signal);
     }
     const t1 = performance.now();
-    inputs.forEach((input, k) => {
-      results[members[k]!] = evaluateCompliance(input, limits);
+    batch.forEach((feeder, k) => {
+      if (stale.has(k)) recount.push(members[k]!);
+      else results[members[k]!] = evaluateCompliance(inputFor(pool, k, feeder, from, to), limits);
     });
-    loadMs += t1 - t0;
-    evaluateMs += performance.now() - t1;
-    batches++;
+    out.loadMs += t1 - t0;
+    out.evaluateMs += performance.now() - t1;
+    out.batches++;
+    if (counted) out.countedFeeders += batch.length - stale.size;
   }
-  return { results, loadMs, evaluateMs, batches };
-}
-
-/** Runs `sql` as a streamed result: each chunk to `read` while the next one is fetched. */
-async function streamChunks(
-  connection: DuckDBConnection,
-  sql: string,
-  read: (chunk: DuckDBDataChunk) => void,
-  signal?: AbortSignal,
-): Promise<void> {
-  const result = await connection.stream(sql);
-  let next = result.fetchChunk();
-  for (;;) {
-    const chunk = await next;
-    if (!chunk || chunk.rowCount === 0) return;
-    signal?.throwIfAborted();
-    next = result.fetchChunk();
-    read(chunk);
+  if (recount.length) {
+    const again = await evaluateGridWeek(
+      connection,
+      recount.map((k) => feeders[k]!),
+      from,
+      to,
+      limits,
+      { signal, harmonicCounts: false },
+    );
+    recount.forEach((k, j) => results[k] = again.results[j]!);
+    out.loadMs += again.loadMs;
+    out.evaluateMs += again.evaluateMs;
+    out.batches += again.batches;
   }
-}
-
-/** Column `index` of `chunk`: its values and its validity mask (null: no NULL in it). */
-function column<T extends typeof Int32Array | typeof Float32Array | typeof Uint8Array>(
-  chunk: DuckDBDataChunk,
-  index: number,
-  rows: number,
-  Type: T,
-): { values: InstanceType<T>; mask: Uint8Array | null } {
-  const vector = duckdb.data_chunk_get_vector(chunk.chunk, index);
-  const bytes = duckdb.vector_get_data(vector, rows * Type.BYTES_PER_ELEMENT);
-  const values = new Type(bytes.buffer as ArrayBuffer, bytes.byteOffset, rows) as InstanceType<T>;
-  const mask = duckdb.vector_get_validity(vector, Math.ceil(rows / 64) * 8);
-  return { values, mask: mask?.length ? mask : null };
-}
-
-const isValid = (mask: Uint8Array | null, row: number) =>
-  mask === null || ((mask[row >>> 3]! >> (row & 7)) & 1) === 1;
-
-interface Router {
-  lo: number;
-  owner: Int32Array;
-  slots: number;
-}
-
-/**
- * Where each row of a chunk of `series_id, slot index, ...` goes: its feeder in the batch and
- * phase (`f * 4 + phase`, -1: not ours or outside the period), its slot index, and its offset
- * in the per-phase arrays (`(f * 3 + phase) * slots + slot`, -1 when not ours).
- */
-function route(chunk: DuckDBDataChunk, { lo, owner, slots }: Router) {
-  const rows = chunk.rowCount;
-  const ids = column(chunk, 0, rows, Int32Array).values;
-  const at = column(chunk, 1, rows, Int32Array).values;
-  const to = new Int32Array(rows);
-  const offset = new Int32Array(rows);
-  for (let r = 0; r < rows; r++) {
-    const i = at[r]!;
-    const o = owner[ids[r]! - lo];
-    const ours = o !== undefined && o >= 0 && i >= 0 && i < slots;
-    to[r] = ours ? o : -1;
-    offset[r] = ours ? ((o >> 2) * PHASES + (o & 3)) * slots + i : -1;
-  }
-  return { rows, at, to, offset };
-}
-
-/** Copies a column into `target[offset[r] + shift]` for each routed row with a value. */
-function copyColumn(
-  { values, mask }: { values: Float32Array; mask: Uint8Array | null },
-  rows: number,
-  offset: Int32Array,
-  target: Float32Array,
-  shift: number,
-): void {
-  if (mask === null) {
-    for (let r = 0; r < rows; r++) {
-      const d = offset[r]!;
-      if (d >= 0) target[d + shift] = values[r]!;
-    }
-    return;
-  }
-  for (let r = 0; r < rows; r++) {
-    const d = offset[r]!;
-    if (d >= 0 && ((mask[r >>> 3]! >> (r & 7)) & 1) === 1) target[d + shift] = values[r]!;
-  }
+  return out;
 }
 
 function readAggregates(chunk: DuckDBDataChunk, router: Router, pool: Pool): void {
@@ -311,9 +286,39 @@ function readAggregates(chunk: DuckDBDataChunk, router: Router, pool: Pool): voi
   }
 }
 
+/** Plt and unbalance of a chunk of records (columns 2, 3), then its harmonics if read. */
 function readRecords(chunk: DuckDBDataChunk, router: Router, pool: Pool): void {
-  const { rows, at, to, offset } = route(chunk, router);
-  const { slots, blocks, h, plt: plts, unbalance: ub } = pool;
+  const routed = route(chunk, router);
+  const { rows, at, to } = routed;
+  const { slots, blocks, plt: plts, unbalance: ub, records, flaggedRecords, flagged } = pool;
+  if (pool.h) readHarmonics(chunk, routed, pool, pool.h, 4);
+  const plt = column(chunk, 2, rows, Float32Array);
+  const unbalance = column(chunk, 3, rows, Float32Array);
+  for (let r = 0; r < rows; r++) {
+    const o = to[r]!;
+    if (o < 0) continue;
+    const i = at[r]!;
+    const perPhase = (o >> 2) * PHASES + (o & 3);
+    // What the hourly counts are checked against (grid_counts.ts).
+    records[perPhase]!++;
+    if (flagged[(o >> 2) * slots + i]) flaggedRecords[perPhase]!++;
+    // A device's Plt covers 2 hours: the highest value reported within the block.
+    const b = perPhase * blocks + Math.floor(i / SLOTS_PER_PLT);
+    if (isValid(plt.mask, r) && !(plts[b]! >= plt.values[r]!)) plts[b] = plt.values[r]!;
+    // Unbalance is per feeder: the first value of the slot.
+    const j = (o >> 2) * slots + i;
+    if (Number.isNaN(ub[j]!) && isValid(unbalance.mask, r)) ub[j] = unbalance.values[r]!;
+  }
+}
+
+/** Copies the harmonics of a routed chunk (orders 2..25 from column `first`) into `h`. */
+function readHarmonics(
+  chunk: DuckDBDataChunk,
+  { rows, to, offset }: ReturnType<typeof route>,
+  { slots }: Pool,
+  h: Float32Array,
+  first: number,
+): void {
   // Harmonics of feeder f, order k, phase p: `((f * ORDERS + k) * 3 + p) * slots`, i.e. the
   // per-phase offset plus f * (ORDERS - 1) * 3 * slots plus k * 3 * slots.
   const hOffset = new Int32Array(rows);
@@ -322,19 +327,6 @@ function readRecords(chunk: DuckDBDataChunk, router: Router, pool: Pool): void {
     hOffset[r] = o < 0 ? -1 : offset[r]! + (o >> 2) * (ORDERS - 1) * PHASES * slots;
   }
   for (let k = 0; k < ORDERS; k++) {
-    copyColumn(column(chunk, 4 + k, rows, Float32Array), rows, hOffset, h, k * PHASES * slots);
-  }
-  const plt = column(chunk, 2, rows, Float32Array);
-  const unbalance = column(chunk, 3, rows, Float32Array);
-  for (let r = 0; r < rows; r++) {
-    const o = to[r]!;
-    if (o < 0) continue;
-    const i = at[r]!;
-    // A device's Plt covers 2 hours: the highest value reported within the block.
-    const b = ((o >> 2) * PHASES + (o & 3)) * blocks + Math.floor(i / SLOTS_PER_PLT);
-    if (isValid(plt.mask, r) && !(plts[b]! >= plt.values[r]!)) plts[b] = plt.values[r]!;
-    // Unbalance is per feeder: the first value of the slot.
-    const j = (o >> 2) * slots + i;
-    if (Number.isNaN(ub[j]!) && isValid(unbalance.mask, r)) ub[j] = unbalance.values[r]!;
+    copyColumn(column(chunk, first + k, rows, Float32Array), rows, hOffset, h, k * PHASES * slots);
   }
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { DDL, HARMONIC_ORDERS } from "../ingest/schema.ts";
+import { PqRollups } from "../ingest/pq_rollup.ts";
 import { releaseNativeHandles } from "../time_series_store.ts";
 import { evaluateGridWeek } from "./grid.ts";
 import { loadComplianceInputs } from "./load.ts";
@@ -24,10 +25,18 @@ Deno.test("evaluateGridWeek() gives the engine's results of loadComplianceInputs
         CASE WHEN hash(s, slot, 1) % 200 = 0 THEN NULL
              WHEN s BETWEEN 4 AND 6 AND slot % 15 = 0 THEN 200 ELSE 228 + 6 * ${noise(2)} END,
         2 + ${noise(3)}, 49.98 + 0.01 * ${noise(4)}, 50.0 + 0.02 * ${noise(5)},
-        hash(s, slot, 6) % 300 = 0
+        hash((s - 1) // 3, slot, 6) % 300 = 0 OR (s BETWEEN 10 AND 12 AND slot % 100 = 0)
       ${rows}`);
+    // h5 above its limit (6 %) on feeder 4, some of it in flagged slots; h2 on its limit (2 %,
+    // inside) and just above it; h3 missing now and then.
     const harmonics = HARMONIC_ORDERS.map((h) =>
-      h === 5 ? `CASE WHEN s BETWEEN 10 AND 12 AND slot % 10 = 0 THEN 9 ELSE 1 END` : "0.2"
+      h === 5
+        ? `CASE WHEN s BETWEEN 10 AND 12 AND slot % 10 = 0 THEN 9 ELSE 1 END`
+        : h === 2
+        ? `CASE WHEN slot % 7 = 0 THEN 2.0 WHEN s = 16 AND slot % 40 = 0 THEN 2.01 ELSE 0.2 END`
+        : h === 3
+        ? `CASE WHEN hash(s, slot, 9) % 150 = 0 THEN NULL ELSE 0.2 END`
+        : "0.2"
     );
     await c.run(`INSERT INTO pq_10min (series_id, slot, origin, windows, n_h, n_unbalance,
         unbalance, pst, plt, ${HARMONIC_ORDERS.map((h) => `h${h}`).join(", ")})
@@ -50,13 +59,42 @@ Deno.test("evaluateGridWeek() gives the engine's results of loadComplianceInputs
     ];
     const expected = (await loadComplianceInputs(c, feeders, new Date(FROM), new Date(TO)))
       .map((input) => evaluateCompliance(input));
-    for (const batchSize of [1, 3, 250]) {
-      const grid = await evaluateGridWeek(c, feeders, new Date(FROM), new Date(TO), undefined, {
+    const grid = (batchSize: number, harmonicCounts = true) =>
+      evaluateGridWeek(c, feeders, new Date(FROM), new Date(TO), undefined, {
         batchSize,
+        harmonicCounts,
       });
-      assert.deepEqual(grid.results, expected, `batch size ${batchSize}`);
-      assert.equal(grid.batches, Math.ceil(feeders.length / batchSize));
+    // Before any rollup the hourly counts are missing: the values are read.
+    for (const batchSize of [1, 3, 250]) {
+      const result = await grid(batchSize);
+      assert.deepEqual(result.results, expected, `batch size ${batchSize}, no counts yet`);
+      // Only the feeder without series has nothing to count.
+      assert.equal(result.countedFeeders, 1);
     }
+    const rollups = new PqRollups(c);
+    await rollups.recover(0);
+    await rollups.flush();
+    for (const batchSize of [1, 3, 250]) {
+      for (const counts of [true, false]) {
+        const result = await grid(batchSize, counts);
+        assert.deepEqual(result.results, expected, `batch size ${batchSize}, counts ${counts}`);
+        assert.equal(result.countedFeeders, counts ? feeders.length : 0);
+        assert.equal(result.batches, Math.ceil(feeders.length / batchSize));
+      }
+    }
+    // An hour whose rollup is behind its records (rolled up before its last record): read.
+    await c.run(
+      `DELETE FROM pq_10min WHERE series_id = 11 AND slot = make_timestamp(${
+        (FROM + 30 * 600_000) * 1000
+      })`,
+    );
+    const behind = (await loadComplianceInputs(c, feeders, new Date(FROM), new Date(TO)))
+      .map((input) => evaluateCompliance(input));
+    const late = await grid(3);
+    assert.deepEqual(late.results, behind, "rollup behind");
+    assert.equal(late.countedFeeders, feeders.length - 1, "only the feeder of series 11 is read");
+    const h2 = expected[0]!.parameters.find((p) => p.parameter === "h2")!;
+    assert.ok(h2.n1 > 0 && h2.passed, "h2 above its limit in a few slots, on it in many");
     assert.equal(expected[1]!.parameters[0]!.passed, false, "feeder 2: voltage fails");
     assert.equal(expected[3]!.parameters.find((p) => p.parameter === "h5")!.passed, false);
     assert.equal(expected[2]!.passed, true);

@@ -52,7 +52,7 @@ export function weekOfAggregatesSql(first: number, count: number): string[] {
       (236 + 8 * ${day})::FLOAT, (80 + 40 * ${noise(2)})::FLOAT, 40::FLOAT, 160::FLOAT,
       (18 + 9 * ${noise(3)})::FLOAT, 2::FLOAT, 0.98::FLOAT, (3 + 1.5 * ${noise(4)})::FLOAT,
       (8 + 4 * ${noise(5)})::FLOAT, 50::FLOAT, (49.97 + 0.02 * ${noise(6)})::FLOAT,
-      (50.01 + 0.02 * ${noise(7)})::FLOAT, hash(s, slot, 99) % 1000 = 0
+      (50.01 + 0.02 * ${noise(7)})::FLOAT, hash((s - 1) // 3, slot, 99) % 1000 = 0
     ${from}`,
     `INSERT INTO pq_10min (series_id, slot, origin, windows, n_h, n_unbalance, unbalance, pst,
       plt, ${HARMONIC_ORDERS.map((h) => `h${h}`).join(", ")})
