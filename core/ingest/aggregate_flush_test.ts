@@ -211,10 +211,12 @@ Deno.test("Aggregator.flush() keeps the hourly harmonic counts of unflagged slot
     await store.append("C1", { measurements: [{ ...row(T0, 230), pq }] });
     await store.writeFolds(T0 + SLOT_MS + SLOT_GRACE_MS);
     await agg.flush(T0 + 2 * SLOT_MS);
+    // The hourly counts, and the daily ones (their sums).
     const counts = () =>
-      q("SELECT n::INT, n_flagged::INT, h2_n::INT, h2_over::INT, h5_n::INT, h5_over::INT FROM pq_1h");
+      q(`SELECT n::INT, n_flagged::INT, h2_n::INT, h2_over::INT, h5_n::INT, h5_over::INT
+         FROM pq_1h UNION ALL SELECT n, n_flagged, h2_n, h2_over, h5_n, h5_over FROM pq_1d`);
     // 5 % is above h2's 2 % and on h3's 5 % (inside), under h5's 6 %.
-    assert.deepEqual(await counts(), [[1, 0, 1, 1, 1, 0]]);
+    assert.deepEqual(await counts(), [[1, 0, 1, 1, 1, 0], [1, 0, 1, 1, 1, 0]]);
     assert.deepEqual(await q("SELECT h3_over::INT FROM pq_1h"), [[0]], "on its limit: inside");
     await store.append("C1", {
       measurements: [],
@@ -234,6 +236,6 @@ Deno.test("Aggregator.flush() keeps the hourly harmonic counts of unflagged slot
     });
     await agg.flush(T0 + 2 * SLOT_MS + 1);
     assert.deepEqual(await q("SELECT flagged FROM agg_10min"), [[true]]);
-    assert.deepEqual(await counts(), [[1, 1, 0, 0, 0, 0]], "the flagged slot is left out");
+    assert.deepEqual(await counts(), [[1, 1, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0]], "flagged: left out");
   });
 });

@@ -1,10 +1,10 @@
 /**
  * Hourly and daily rollups of the 10-minute PQ records (`pq_1h`, `pq_1d`): the number of
  * records, the mean unbalance and the highest Pst and Plt, for visual statistics over long
- * periods. The hourly rollup also counts, over the records of slots no voltage event flagged,
- * each harmonic order's values and those above its EN 50160 limit (`HARMONIC_COUNT_COLUMNS`),
- * and the records of flagged slots (`n_flagged`): the grid-wide compliance week sums these
- * instead of reading 24 values per record (core/quality/grid_counts.ts). Both levels are
+ * periods. Both also count, over the records of slots no voltage event flagged, each harmonic
+ * order's values and those above its EN 50160 limit, and the records of flagged slots
+ * (`COUNT_COLUMNS`; the daily counts are the sums of the hourly ones): the grid-wide compliance
+ * week sums these instead of reading 24 values per record (core/quality/grid_counts.ts). Both levels are
  * computed from `pq_10min` for the periods and series whose records changed (a device's record,
  * a fold of protocol v1 values) or whose slots were flagged (the aggregator marks them), on the
  * aggregator's connection.
@@ -12,20 +12,11 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { EN50160_LV } from "../en50160/mod.ts";
 import { appendColumns } from "./chunk_writer.ts";
-import { HARMONIC_ORDERS } from "./schema.ts";
+import { COUNT_COLUMNS, HARMONIC_ORDERS } from "./schema.ts";
 import { notePqChange, type PqChanges } from "./store_pq.ts";
 
 /** The harmonic limits `pq_1h` counts against: EN 50160's, the grid-wide week's. */
 export const COUNTED_HARMONICS = EN50160_LV.harmonics.maxPct;
-
-/**
- * `pq_1h`'s counts: records of flagged slots, then per order over the other records
- * `h{order}_n` values present and `h{order}_over` values above the limit.
- */
-export const COUNT_COLUMNS = [
-  "n_flagged",
-  ...HARMONIC_ORDERS.flatMap((o) => [`h${o}_n`, `h${o}_over`]),
-];
 
 /**
  * The counts' aggregates, in `COUNT_COLUMNS` order, over `pq_10min` left-joined to the flagged
@@ -44,9 +35,10 @@ const COUNTS = [
   }),
 ];
 
+/** The hourly counts come from the records, the daily ones are the sums of the hourly ones. */
 const LEVELS = [
-  { table: "pq_1h", ms: 3_600_000, interval: "1 HOUR", counts: true },
-  { table: "pq_1d", ms: 86_400_000, interval: "1 DAY", counts: false },
+  { table: "pq_1h", ms: 3_600_000, interval: "1 HOUR", counts: "records" },
+  { table: "pq_1d", ms: 86_400_000, interval: "1 DAY", counts: "hours" },
 ] as const;
 /** Above this many changed series, the periods are recomputed for every series. */
 const MAX_LISTED_SERIES = 50_000;
@@ -58,9 +50,16 @@ const MAX_LISTED_SERIES = 50_000;
 function rollupSelect(level: (typeof LEVELS)[number], range: string, where: string): string {
   const common = `time_bucket(INTERVAL ${level.interval}, slot) AS slot, count(*) AS n,
     avg(unbalance)::FLOAT AS unbalance, max(pst) AS pst, max(plt) AS plt`;
-  if (!level.counts) {
-    return `SELECT series_id, ${common} FROM pq_10min WHERE (${range}) AND (${where})
-      GROUP BY ALL`;
+  if (level.counts === "hours") {
+    // A day of an hour without counts (an earlier release's rollup) has none either.
+    const complete = "count(n_flagged) = count(*)";
+    const sums = COUNT_COLUMNS.map((c) =>
+      `(CASE WHEN ${complete} THEN sum(${c}) END)::USMALLINT AS ${c}`
+    ).join(", ");
+    return `SELECT * FROM (SELECT series_id, ${common} FROM pq_10min
+        WHERE (${range}) AND (${where}) GROUP BY ALL)
+      LEFT JOIN (SELECT series_id, time_bucket(INTERVAL ${level.interval}, slot) AS slot, ${sums}
+        FROM pq_1h WHERE (${range}) AND (${where}) GROUP BY ALL) USING (series_id, slot)`;
   }
   const counts = COUNTS.map((sql, k) => `${sql} AS ${COUNT_COLUMNS[k]}`).join(", ");
   return `SELECT series_id, ${common}, ${counts}
@@ -73,8 +72,9 @@ function rollupSql(level: (typeof LEVELS)[number], starts: readonly number[], wh
   const range = starts.map((s) =>
     `(slot >= make_timestamp(${s * 1000}) AND slot < make_timestamp(${(s + level.ms) * 1000}))`
   ).join(" OR ");
-  const counts = level.counts ? `, ${COUNT_COLUMNS.join(", ")}` : "";
-  return `INSERT INTO ${level.table} (series_id, slot, n, unbalance, pst, plt${counts})
+  return `INSERT INTO ${level.table} (series_id, slot, n, unbalance, pst, plt, ${
+    COUNT_COLUMNS.join(", ")
+  })
     ${rollupSelect(level, range, where)}`;
 }
 

@@ -11,6 +11,15 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 
 /** Harmonic orders of a PQ record (2..25). */
 export const HARMONIC_ORDERS = Array.from({ length: 24 }, (_, k) => k + 2);
+/**
+ * Counts of the PQ rollups (`pq_1h`, `pq_1d`; core/ingest/pq_rollup.ts): records of flagged
+ * slots, then per order over the other records `h{order}_n` values present and `h{order}_over`
+ * values above the EN 50160 limit.
+ */
+export const COUNT_COLUMNS = [
+  "n_flagged",
+  ...HARMONIC_ORDERS.flatMap((o) => [`h${o}_n`, `h${o}_over`]),
+];
 const harmonicColumns = (type: string) => HARMONIC_ORDERS.map((h) => `h${h} ${type}`).join(", ");
 
 /** Float columns of `raw_measurements` after series_id and ts, in table order. */
@@ -68,13 +77,13 @@ export const DDL = [
     PRIMARY KEY (series_id, slot))`,
   pqRollupTable("pq_1h"),
   pqRollupTable("pq_1d"),
-  // Added after the first release: the hourly PQ rollup counts the records of flagged slots, and
-  // each harmonic order's values and those above its EN 50160 limit (core/ingest/pq_rollup.ts).
-  `ALTER TABLE pq_1h ADD COLUMN IF NOT EXISTS n_flagged USMALLINT`,
-  ...HARMONIC_ORDERS.flatMap((o) => [
-    `ALTER TABLE pq_1h ADD COLUMN IF NOT EXISTS h${o}_n USMALLINT`,
-    `ALTER TABLE pq_1h ADD COLUMN IF NOT EXISTS h${o}_over USMALLINT`,
-  ]),
+  // Added after the first release: the PQ rollups count the records of flagged slots, and each
+  // harmonic order's values and those above its EN 50160 limit (core/ingest/pq_rollup.ts).
+  ...["pq_1h", "pq_1d"].flatMap((table) =>
+    COUNT_COLUMNS.map((column) =>
+      `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${column} USMALLINT`
+    )
+  ),
   `CREATE TABLE IF NOT EXISTS voltage_events (
     cell_id VARCHAR NOT NULL, event_id VARCHAR NOT NULL, type VARCHAR NOT NULL,
     start_ts TIMESTAMP NOT NULL, end_ts TIMESTAMP NOT NULL, start_phase VARCHAR, end_phase VARCHAR,

@@ -8,9 +8,9 @@
  * into flat typed arrays (one per quantity and batch, each feeder's phases views into them), each
  * feeder evaluated by the engine as soon as its batch is read.
  *
- * The harmonics (24 values per record, most of what a week holds) come from the hourly counts
- * the PQ rollup keeps as the slots close (grid_counts.ts) wherever they apply and stand for the
- * records read; then a batch holds about 38 KB per feeder and the whole grid is one batch. A
+ * The harmonics (24 values per record, most of what a week holds) come from the counts the PQ
+ * rollups keep as the slots close (grid_counts.ts) wherever they apply and stand for the records
+ * read; then a batch holds about 38 KB per feeder and the whole grid is one batch. A
  * feeder whose counts do not stand (an hour rolled up late) is evaluated again from its values,
  * in batches of 250 feeders (0.33 MB each). Same results as `loadComplianceInputs`
  * (core/quality/load.ts) with `evaluateCompliance`.
@@ -37,7 +37,7 @@ import {
   type Router,
   streamChunks,
 } from "./grid_chunks.ts";
-import { countsApply, type CountTarget, readHarmonicCounts } from "./grid_counts.ts";
+import { countsTable, type CountTarget, readHarmonicCounts } from "./grid_counts.ts";
 
 const SLOTS_PER_PLT = 12;
 const ORDERS = HARMONIC_ORDERS.length;
@@ -48,7 +48,7 @@ export interface GridEvaluation {
   loadMs: number;
   evaluateMs: number;
   batches: number;
-  /** Feeders whose harmonics came from the hourly counts (the others' from the values). */
+  /** Feeders whose harmonics came from the rollups' counts (the others' from the values). */
   countedFeeders: number;
 }
 
@@ -61,8 +61,9 @@ export interface GridOptions {
   batchSize?: number;
   signal?: AbortSignal;
   /**
-   * Harmonics from the hourly counts kept as the slots close (default, when they apply:
-   * EN 50160's harmonic limits over whole hours, grid_counts.ts), or false: from the values.
+   * Harmonics from the counts the PQ rollups keep as the slots close (default, when they apply:
+   * EN 50160's harmonic limits over whole days or hours, grid_counts.ts), or false: from the
+   * values.
    */
   harmonicCounts?: boolean;
 }
@@ -186,7 +187,7 @@ function lookupOf(batch: readonly NodeSeries[]): { lo: number; hi: number; owner
 
 /**
  * Evaluates every feeder of `feeders` over `[from, to)` against `limits`: batches of feeders
- * ordered by series id, two streamed scans per batch (and a sum of the hourly harmonic counts).
+ * ordered by series id, two streamed scans per batch (and a sum of the rollups' harmonic counts).
  * A feeder without any series gets an empty input (every interval missing, not evaluable).
  */
 export async function evaluateGridWeek(
@@ -197,7 +198,8 @@ export async function evaluateGridWeek(
   limits: LimitSet = EN50160_LV,
   options: GridOptions = {},
 ): Promise<GridEvaluation> {
-  const counted = options.harmonicCounts !== false && countsApply(limits, from, to);
+  const table = options.harmonicCounts === false ? null : countsTable(limits, from, to);
+  const counted = table !== null;
   const slots = Math.round((to.getTime() - from.getTime()) / SLOT_MS);
   const batchSize = Math.max(1, options.batchSize ?? (counted ? 2_000 : 250));
   const minId = (f: NodeSeries) => Math.min(...f.phases.map((id) => id ?? Number.MAX_SAFE_INTEGER));
@@ -210,7 +212,7 @@ export async function evaluateGridWeek(
     AND slot < make_timestamp(${to.getTime() * 1000})`;
   const index = `((epoch_ms(slot) - ${from.getTime()}) // ${SLOT_MS})::INTEGER`;
   const { signal } = options;
-  // Feeders (input indices) whose hourly counts do not stand for their records.
+  // Feeders (input indices) whose counts do not stand for their records.
   const recount: number[] = [];
   for (let start = 0; start < order.length; start += batchSize) {
     signal?.throwIfAborted();
@@ -237,7 +239,7 @@ export async function evaluateGridWeek(
         (chunk) => readRecords(chunk, router, pool),
         signal,
       );
-      if (counted) stale = await readHarmonicCounts(connection, where, router, pool, signal);
+      if (table) stale = await readHarmonicCounts(connection, table, where, router, pool, signal);
     }
     const t1 = performance.now();
     batch.forEach((feeder, k) => {
@@ -273,7 +275,7 @@ function readAggregates(chunk: DuckDBDataChunk, router: Router, pool: Pool): voi
   copyColumn(column(chunk, 3, rows, Float32Array), rows, offset, pool.thd, 0);
   const fMin = column(chunk, 4, rows, Float32Array);
   const fMax = column(chunk, 5, rows, Float32Array);
-  const flags = column(chunk, 6, rows, Uint8Array).values;
+  const flags = column(chunk, 6, rows, Uint8Array, false).values;
   const { fMin: lowF, fMax: highF, flagged } = pool;
   for (let r = 0; r < rows; r++) {
     const o = to[r]!;
@@ -299,7 +301,7 @@ function readRecords(chunk: DuckDBDataChunk, router: Router, pool: Pool): void {
     if (o < 0) continue;
     const i = at[r]!;
     const perPhase = (o >> 2) * PHASES + (o & 3);
-    // What the hourly counts are checked against (grid_counts.ts).
+    // What the counts are checked against (grid_counts.ts).
     records[perPhase]!++;
     if (flagged[(o >> 2) * slots + i]) flaggedRecords[perPhase]!++;
     // A device's Plt covers 2 hours: the highest value reported within the block.

@@ -26,17 +26,21 @@ export async function streamChunks(
   }
 }
 
-/** Column `index` of `chunk`: its values and its validity mask (null: no NULL in it). */
+/**
+ * Column `index` of `chunk`: its values and its validity mask (null: no NULL in it; not asked
+ * for a column that cannot hold NULL, `nullable` false: each native buffer costs a call).
+ */
 export function column<T extends typeof Int32Array | typeof Float32Array | typeof Uint8Array>(
   chunk: DuckDBDataChunk,
   index: number,
   rows: number,
   Type: T,
+  nullable = true,
 ): { values: InstanceType<T>; mask: Uint8Array | null } {
   const vector = duckdb.data_chunk_get_vector(chunk.chunk, index);
   const bytes = duckdb.vector_get_data(vector, rows * Type.BYTES_PER_ELEMENT);
   const values = new Type(bytes.buffer as ArrayBuffer, bytes.byteOffset, rows) as InstanceType<T>;
-  const mask = duckdb.vector_get_validity(vector, Math.ceil(rows / 64) * 8);
+  const mask = nullable ? duckdb.vector_get_validity(vector, Math.ceil(rows / 64) * 8) : null;
   return { values, mask: mask?.length ? mask : null };
 }
 
@@ -49,17 +53,23 @@ export interface Router {
   slots: number;
 }
 
+/** The routing's arrays, reused chunk after chunk (a chunk is routed and read in one go). */
+let scratch = { to: new Int32Array(2048), offset: new Int32Array(2048) };
+
 /**
- * Where each row of a chunk of `series_id, slot index, ...` goes: its feeder in the batch and
- * phase (`f * 4 + phase`, -1: not ours or outside the period), its slot index, and its offset
- * in the per-phase arrays (`(f * 3 + phase) * slots + slot`, -1 when not ours).
+ * Where each row of a chunk of `series_id, slot index, ...` (neither NULL) goes: its feeder in
+ * the batch and phase (`f * 4 + phase`, -1: not ours or outside the period), its slot index,
+ * and its offset in the per-phase arrays (`(f * 3 + phase) * slots + slot`, -1 when not ours).
+ * The arrays are valid until the next call.
  */
 export function route(chunk: DuckDBDataChunk, { lo, owner, slots }: Router) {
   const rows = chunk.rowCount;
-  const ids = column(chunk, 0, rows, Int32Array).values;
-  const at = column(chunk, 1, rows, Int32Array).values;
-  const to = new Int32Array(rows);
-  const offset = new Int32Array(rows);
+  const ids = column(chunk, 0, rows, Int32Array, false).values;
+  const at = column(chunk, 1, rows, Int32Array, false).values;
+  if (scratch.to.length < rows) {
+    scratch = { to: new Int32Array(rows), offset: new Int32Array(rows) };
+  }
+  const { to, offset } = scratch;
   for (let r = 0; r < rows; r++) {
     const i = at[r]!;
     const o = owner[ids[r]! - lo];

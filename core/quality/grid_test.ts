@@ -64,7 +64,7 @@ Deno.test("evaluateGridWeek() gives the engine's results of loadComplianceInputs
         batchSize,
         harmonicCounts,
       });
-    // Before any rollup the hourly counts are missing: the values are read.
+    // Before any rollup the counts are missing: the values are read.
     for (const batchSize of [1, 3, 250]) {
       const result = await grid(batchSize);
       assert.deepEqual(result.results, expected, `batch size ${batchSize}, no counts yet`);
@@ -82,7 +82,15 @@ Deno.test("evaluateGridWeek() gives the engine's results of loadComplianceInputs
         assert.equal(result.batches, Math.ceil(feeders.length / batchSize));
       }
     }
-    // An hour whose rollup is behind its records (rolled up before its last record): read.
+    // Whole hours but not days: the hourly counts.
+    const [from, to] = [new Date(FROM + 3 * 3_600_000), new Date(TO - 5 * 3_600_000)];
+    const hours = await evaluateGridWeek(c, feeders, from, to);
+    assert.equal(hours.countedFeeders, feeders.length);
+    assert.deepEqual(
+      hours.results,
+      (await loadComplianceInputs(c, feeders, from, to)).map((input) => evaluateCompliance(input)),
+    );
+    // A day whose rollup is behind its records (rolled up before its last record): read.
     await c.run(
       `DELETE FROM pq_10min WHERE series_id = 11 AND slot = make_timestamp(${
         (FROM + 30 * 600_000) * 1000

@@ -1,0 +1,112 @@
+/**
+ * Where the time of the cell protocol's request path goes (issue 18): the platform on a
+ * temporary data directory with N cells, then T ticks of one window per batch, sent either over
+ * HTTP by the cells' process (`--mode=http`) or straight into `app.fetch` in this process
+ * (`--mode=inproc`: no sockets, no HTTP parsing). `--stub-store` answers every batch without the
+ * store (the request path alone). Prints per tick its wall time and the server process's CPU time
+ * per request (all threads: DuckDB's too). Run the server side under `--cpu-prof` to profile:
+ *
+ *   npx deno run -A --v8-flags=--max-old-space-size=4096 scripts/bench/ingest_profile.ts \
+ *     --cells=2000 --ticks=10 --mode=inproc [--stub-store] [--concurrency=64]
+ */
+import process from "node:process";
+import { generateBatch } from "../../core/simulator/mod.ts";
+import { WINDOW_MS } from "../../core/simulator/mod.ts";
+import { CellProcess } from "./ingest_http.ts";
+import { startBenchPlatform } from "./lib/platform.ts";
+import { mapBounded } from "./lib/timing.ts";
+import { SEED } from "./lib/workload.ts";
+
+const arg = (name: string, fallback: string) =>
+  Deno.args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const cellCount = Number(arg("cells", "2000"));
+const ticks = Number(arg("ticks", "10"));
+const mode = arg("mode", "inproc");
+const concurrency = Number(arg("concurrency", "64"));
+const stub = Deno.args.includes("--stub-store");
+
+const dir = await Deno.makeTempDir({ prefix: "gridwatch-profile-" });
+const bench = await startBenchPlatform(`${dir}/platform`, cellCount);
+const store = bench.platform.services.measurements;
+if (stub) {
+  store.append = (_cell, batch) =>
+    Promise.resolve({
+      accepted: batch.measurements.length + (batch.pq?.length ?? 0),
+      duplicates: 0,
+    });
+}
+console.log(`set-up: ${cellCount} cells in ${bench.setupSeconds.toFixed(1)} s; mode ${mode}`);
+const now = Math.floor(Date.now() / WINDOW_MS) * WINDOW_MS;
+const first = now - (ticks + 2) * WINDOW_MS;
+const worker = mode === "http" ? new CellProcess() : null;
+
+type Body = { credential: string; body: string };
+const bodiesOf = (window: number): Body[] =>
+  bench.cells.map((cell) => ({
+    credential: cell.credential,
+    body: JSON.stringify(generateBatch(cell, window, SEED, 2)),
+  }));
+
+async function tickInProcess(bodies: Body[]): Promise<{ ms: number; statuses: string }> {
+  const statuses: Record<number, number> = {};
+  const start = performance.now();
+  await mapBounded(bodies, concurrency, async ({ credential, body }) => {
+    const res = await bench.platform.app.fetch(
+      new Request("http://gw.bench/ingest/v1/batches", {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          authorization: `Bearer ${credential}`,
+          "content-length": String(new TextEncoder().encode(body).length),
+        },
+        body,
+      }),
+    );
+    await res.arrayBuffer();
+    statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+  });
+  return { ms: performance.now() - start, statuses: JSON.stringify(statuses) };
+}
+
+const results: { ms: number; cpuPerRequest: number }[] = [];
+for (let t = 0; t < ticks + 1; t++) {
+  const window = first + t * WINDOW_MS;
+  const bodies = worker ? [] : bodiesOf(window);
+  const cpu = process.cpuUsage();
+  let ms: number;
+  let statuses: string;
+  if (worker) {
+    const stats = await worker.run({
+      baseUrl: bench.baseUrl,
+      cells: bench.cells,
+      windows: [window],
+      concurrency,
+      cellsPerChunk: bench.cells.length,
+      protocol: 2,
+    });
+    ms = stats.sendMs;
+    statuses = JSON.stringify(stats.statuses);
+  } else {
+    ({ ms, statuses } = await tickInProcess(bodies));
+  }
+  const used = process.cpuUsage(cpu);
+  const cpuPerRequest = (used.user + used.system) / 1000 / cellCount;
+  // The first tick is the cells' first contact (credential hashes, new series): not counted.
+  if (t > 0) results.push({ ms, cpuPerRequest });
+  if (t === 0) console.log(`steady ticks from ${performance.now().toFixed(0)} ms after start`);
+  console.log(
+    `tick ${t}: ${ms.toFixed(0)} ms (${(ms / cellCount * 1000).toFixed(0)} us/request wall), ` +
+      `process CPU ${(cpuPerRequest * 1000).toFixed(0)} us/request, ${statuses}`,
+  );
+}
+console.log(`steady ticks until ${performance.now().toFixed(0)} ms after start`);
+await store.flush();
+const mean = results.reduce((a, r) => a + r.ms, 0) / results.length;
+console.log(
+  `mean tick ${mean.toFixed(0)} ms = ${(mean / cellCount * 1000).toFixed(0)} us/request; ` +
+    `real-time factor at 5,000 cells ${(WINDOW_MS / (mean * 5000 / cellCount)).toFixed(2)} x`,
+);
+await worker?.terminate();
+await bench.close();
+await Deno.remove(dir, { recursive: true }).catch(() => undefined);
+Deno.exit(0);
