@@ -4,10 +4,10 @@
  * periods. Both also count, over the records of slots no voltage event flagged, each harmonic
  * order's values and those above its EN 50160 limit, and the records of flagged slots
  * (`COUNT_COLUMNS`; the daily counts are the sums of the hourly ones): the grid-wide compliance
- * week sums these instead of reading 24 values per record (core/quality/grid_counts.ts). Both levels are
- * computed from `pq_10min` for the periods and series whose records changed (a device's record,
- * a fold of protocol v1 values) or whose slots were flagged (the aggregator marks them), on the
- * aggregator's connection.
+ * week sums these instead of reading 24 values per record (core/quality/grid_counts.ts). Both
+ * levels are computed from `pq_10min` for the periods and series whose records changed (a
+ * device's record, a fold of protocol v1 values) or whose slots were flagged (the aggregator
+ * marks them), on the aggregator's connection.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { EN50160_LV } from "../en50160/mod.ts";
@@ -15,7 +15,7 @@ import { appendColumns } from "./chunk_writer.ts";
 import { COUNT_COLUMNS, HARMONIC_ORDERS } from "./schema.ts";
 import { notePqChange, type PqChanges } from "./store_pq.ts";
 
-/** The harmonic limits `pq_1h` counts against: EN 50160's, the grid-wide week's. */
+/** The harmonic limits the rollups count against: EN 50160's, the grid-wide week's. */
 export const COUNTED_HARMONICS = EN50160_LV.harmonics.maxPct;
 
 /**
@@ -112,16 +112,20 @@ export class PqRollups {
 
   /**
    * After a restart: marks every hour since `since` (epoch ms) whose rollup disagrees with its
-   * records (records stored just before the stop).
+   * records (records stored just before the stop) or has no counts (a rollup of an earlier
+   * release). The counts themselves are not recomputed to compare (ten times the cost of this
+   * query at start): a count left stale is found by the grid week, which reads values instead.
    */
   async recover(since: number): Promise<void> {
-    const differs = ["n", "unbalance", "pst", "plt", ...COUNT_COLUMNS]
-      .map((c) => `a.${c} IS DISTINCT FROM t.${c}`).join(" OR ");
     const rows = (await this.connection.runAndReadAll(
-      `WITH t AS (${rollupSelect(LEVELS[0], `slot >= make_timestamp(${since * 1000})`, "TRUE")})
-       SELECT DISTINCT epoch_ms(t.slot) FROM t
-       LEFT JOIN pq_1h a ON a.series_id = t.series_id AND a.slot = t.slot
-       WHERE ${differs}`,
+      `WITH t AS (
+         SELECT series_id, time_bucket(INTERVAL 1 HOUR, slot) AS hour, count(*) AS n,
+           avg(unbalance)::FLOAT AS unbalance, max(pst) AS pst, max(plt) AS plt
+         FROM pq_10min WHERE slot >= make_timestamp(${since * 1000}) GROUP BY ALL)
+       SELECT DISTINCT epoch_ms(t.hour) FROM t
+       LEFT JOIN pq_1h a ON a.series_id = t.series_id AND a.slot = t.hour
+       WHERE a.n IS DISTINCT FROM t.n OR a.unbalance IS DISTINCT FROM t.unbalance
+         OR a.pst IS DISTINCT FROM t.pst OR a.plt IS DISTINCT FROM t.plt OR a.n_flagged IS NULL`,
     )).getRows() as [bigint | number][];
     for (const [ms] of rows) this.#hours.set(Number(ms), null);
   }
