@@ -78,7 +78,7 @@ function busVoltages(ctx: WindowContext, plan: CellPlan): number {
   const evKw = (demand.evActive * EV_BLOCK_KW) / 3;
   const base = 1 + plan.tap + ctx.mv + 0.002 * valueNoise(plan.key + 7, t, 5 * MINUTE) -
     plan.evStep * demand.evActive;
-  const dropPerLoad = 0.012 + 0.08 * plan.distance;
+  const dropPerLoad = plan.dropPerLoad;
   let loadSum = 0;
   for (let ph = 0; ph < 3; ph++) {
     let kw = -evKw;
@@ -102,6 +102,8 @@ function voltageQuality(ctx: WindowContext, plan: CellPlan, load: number): void 
   const t = ctx.midMs;
   const d = plan.distance;
   const ev = Math.min(demand.evActive, 4);
+  const working = ctx.dayOfWeek >= 1 && ctx.dayOfWeek <= 5 && ctx.hour >= 7 && ctx.hour < 17;
+  const disturbance = working ? plan.disturbingPst : 0;
   for (let ph = 0; ph < 3; ph++) {
     const thd = 1 + 1.5 * ctx.electronics + 0.6 * d + 0.25 * ev + 0.6 * plan.pvShare * ctx.pv +
       0.15 * rng.signed() + 0.1 * trait(plan.key, 40 + ph);
@@ -109,7 +111,8 @@ function voltageQuality(ctx: WindowContext, plan: CellPlan, load: number): void 
     fillVoltageHarmonics(thdU[ph]!, rng.signed(), rng.signed(), rng.signed(), harmonics, ph * 24);
     for (let n = ph * 24; n < ph * 24 + 24; n++) harmonics[n] = round(harmonics[n]!, 100);
     const flicker = 0.12 + 0.1 * Math.abs(load) + 0.25 * d * ctx.electronics +
-      0.15 * d * Math.min(ev, 3) + 0.04 * valueNoise(plan.key + 20 + ph, t, 10 * MINUTE);
+      0.15 * d * Math.min(ev, 3) + 0.04 * valueNoise(plan.key + 20 + ph, t, 10 * MINUTE) +
+      disturbance * (0.85 + 0.15 * valueNoise(plan.key + 26 + ph, t, 30 * MINUTE));
     pst[ph] = round(Math.max(0.05, flicker + 0.03 * rng.signed()), 100);
     plt[ph] = round(
       Math.max(0.05, 1.05 * flicker + 0.02 * valueNoise(plan.key + 23 + ph, t, 120 * MINUTE)),

@@ -136,6 +136,10 @@ export interface CellPlan {
   pvShare: number;
   /** No-load voltage set by the transformer tap, relative. */
   tap: number;
+  /** Relative voltage drop per unit of load (the distance's and a weak supply's). */
+  dropPerLoad: number;
+  /** Flicker severity a disturbing load adds while it works. */
+  disturbingPst: number;
   /** Relative voltage step per switching 11 kW EV charger: larger at the end of the grid. */
   evStep: number;
   swapped: boolean;
@@ -244,6 +248,8 @@ function buildPlan(cell: SimCell): CellPlan {
     capacityKw,
     pvShare: Math.min(1, pvKw / capacityKw),
     tap: 0.02 + 0.006 * trait(key, 11),
+    dropPerLoad: 0.012 + 0.08 * distance + (cell.weakSupplyDrop ?? 0),
+    disturbingPst: cell.disturbingLoadPst ?? 0,
     evStep: (0.3 + 1.2 * distance) / 100,
     swapped: cell.swappedMapping === true,
     gps: GPS[Math.floor(unit(mix(key, 12)) * GPS.length)] ?? "GPS_FIX",

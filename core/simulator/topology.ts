@@ -53,6 +53,16 @@ export interface SimCell {
   frequency: 50 | 60;
   /** 0 at the transformer, 1 at the far end of the LV grid: drives the voltage drop. */
   electricalDistance: number;
+  /**
+   * A weak supply (a long, thin cable): relative voltage drop per unit of load on top of the
+   * distance's (0.12: 12 % lower at full load).
+   */
+  weakSupplyDrop?: number;
+  /**
+   * A disturbing load near the cell (a sawmill's motors, a welding shop): added to the flicker
+   * severity while it works, weekdays 07:00-17:00 local time.
+   */
+  disturbingLoadPst?: number;
   feeders: SimFeeder[];
   /**
    * Probes wired L2,L3,L1 instead of L1,L2,L3 (a wrong phase mapping the platform must spot):
@@ -96,6 +106,8 @@ export const SIM_CELL_LIMITS = {
   nominalCurrentA: [0.1, 5000],
   peakCurrentA: [0, 5000],
   electricalDistance: [0, 1],
+  weakSupplyDrop: [0, 0.2],
+  disturbingLoadPst: [0, 3],
   feedersPerCell: [1, 6],
   slot: [1, 6],
 } as const;
@@ -208,6 +220,11 @@ function parseCell(index: number, raw: unknown): SimCell {
     );
   } else if (feeders.some((f) => f.mvEstimation)) {
     throw new TypeError(`${where}: mvNominalVoltage is missing for the MV-estimating transformer`);
+  }
+  for (const key of ["weakSupplyDrop", "disturbingLoadPst"] as const) {
+    if (raw[key] !== undefined) {
+      cell[key] = numberIn(`${where}: ${key}`, raw[key], SIM_CELL_LIMITS[key]);
+    }
   }
   if (raw.swappedMapping === true) cell.swappedMapping = true;
   if (raw.offline !== undefined) cell.offline = parseOffline(where, raw.offline);

@@ -32,6 +32,11 @@ Deno.test("parseSimCells() accepts a cells.json array, offline windows as ISO or
   });
 });
 
+Deno.test("parseSimCells() takes a weak supply and a disturbing load", () => {
+  const [cell] = parseSimCells([{ ...valid, weakSupplyDrop: 0.12, disturbingLoadPst: 1.1 }]);
+  assert.deepEqual([cell!.weakSupplyDrop, cell!.disturbingLoadPst], [0.12, 1.1]);
+});
+
 Deno.test("parseSimCells() names the cell and field of the first problem", () => {
   const cases: [unknown, RegExp][] = [
     [{}, /expected a JSON array/],
@@ -39,6 +44,8 @@ Deno.test("parseSimCells() names the cell and field of the first problem", () =>
     [[{ ...valid, frequency: 55 }], /cell cell-1: frequency must be 50 or 60/],
     [[{ ...valid, nominalVoltage: 2000 }], /nominalVoltage 2000 is outside 50\.\.400/],
     [[{ ...valid, electricalDistance: 1.5 }], /electricalDistance 1\.5 is outside 0\.\.1/],
+    [[{ ...valid, weakSupplyDrop: 0.5 }], /weakSupplyDrop 0\.5 is outside 0\.\.0\.2/],
+    [[{ ...valid, disturbingLoadPst: -1 }], /disturbingLoadPst -1 is outside 0\.\.3/],
     [
       [{ ...valid, feeders: [{ ...valid.feeders[0], slot: 7 }] }],
       /feeder 0: slot 7 is outside 1\.\.6/,

@@ -29,6 +29,13 @@ const OFFLINE_YESTERDAY = "CAB Gleisfeld";
 const RECORDING_TIMEOUT = "CAB Seeblick 4";
 /** Uploads event recordings that fail their checksum (521). */
 const RECORDING_CORRUPT = "CAB Rebberg";
+/**
+ * Fails EN 50160 on voltage: the far end of a long, thin cable, below -10 % at the evening peaks
+ * in about 8 % of a week (weakSupplyDrop: 12 % more drop at full load).
+ */
+const WEAK_SUPPLY = "CAB Seeblick 3";
+/** Fails EN 50160 on flicker: a sawmill next door, working weekdays 07:00-17:00. */
+const DISTURBING_LOAD = "CAB Lagerhaus";
 /** The demo cells poll their configuration (and recording commands) this often. */
 const RECORDING_POLL_MS = 10_000;
 const CHUNK_MS = 6 * 3_600_000;
@@ -83,6 +90,8 @@ export async function demoSimCells(deps: DemoSimulationDeps, now: number): Promi
           mvNominalVoltage: unMv,
           frequency: customer.default_frequency === 60 ? 60 : 50,
           electricalDistance: node.electrical_distance,
+          ...(node.name === WEAK_SUPPLY ? { weakSupplyDrop: 0.12 } : {}),
+          ...(node.name === DISTURBING_LOAD ? { disturbingLoadPst: 1.1 } : {}),
           swappedMapping: node.name === SWAPPED_MAPPING,
           ...(node.name === RECORDING_TIMEOUT
             ? { recordingBehaviour: "TIMEOUT" as const }
