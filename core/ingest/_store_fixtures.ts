@@ -6,6 +6,7 @@ import { type DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { Aggregator } from "./aggregate.ts";
 import { MeasurementStore } from "./store.ts";
 import type { MeasurementRow } from "./validate.ts";
+import type { EventRow } from "./validate_extras.ts";
 import { releaseNativeHandles } from "../time_series_store.ts";
 
 export const T0 = Date.parse("2026-11-16T00:00:00Z");
@@ -21,6 +22,23 @@ export function row(ts: number, u: number, phase = 0, feeder = 1): MeasurementRo
     f: 50,
   };
   return { ts, feeder, phase, u, i: 10, values, pq: null };
+}
+
+/** A dip on L1 to 70 % from `start` (epoch ms), `durationMs` long. */
+export function dip(id: string, start: number, durationMs = 200): EventRow {
+  return {
+    id,
+    type: "DIP",
+    start,
+    end: start + durationMs,
+    startPhase: "L1",
+    endPhase: "L1",
+    extremePct: 70,
+    deltaUPct: null,
+    trace: null,
+    kind: "DIP",
+    tableCell: "80-70/200-500ms",
+  };
 }
 
 /** Runs `fn` with a store, its aggregator and a reader on a fresh DuckDB file. */

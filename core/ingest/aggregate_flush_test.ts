@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { row, T0, withStore } from "./_store_fixtures.ts";
+import { dip, row, T0, withStore } from "./_store_fixtures.ts";
 import { aggregateSql, Aggregator, RECLOSE_MS, SLOT_GRACE_MS } from "./aggregate.ts";
 import { SLOT_MS } from "./store.ts";
 
@@ -88,19 +88,6 @@ Deno.test("Aggregator.flush() flags a slot overlapped by a voltage event of the 
 
 Deno.test("Aggregator.flush() counts each value once when two voltage events overlap its slot", async () => {
   await withStore(async (store, agg, q) => {
-    const dip = (id: string, start: number) => ({
-      id,
-      type: "DIP" as const,
-      start,
-      end: start + 200,
-      startPhase: "L1",
-      endPhase: "L1",
-      extremePct: 70,
-      deltaUPct: null,
-      trace: null,
-      kind: "DIP",
-      tableCell: "80-70/200-500ms",
-    });
     await store.append("C1", {
       measurements: [row(T0, 230), row(T0 + 20_000, 232)],
       events: [dip("a", T0 + 1000), dip("b", T0 + 5000)],
@@ -218,22 +205,7 @@ Deno.test("Aggregator.flush() keeps the hourly harmonic counts of unflagged slot
     // 5 % is above h2's 2 % and on h3's 5 % (inside), under h5's 6 %.
     assert.deepEqual(await counts(), [[1, 0, 1, 1, 1, 0], [1, 0, 1, 1, 1, 0]]);
     assert.deepEqual(await q("SELECT h3_over::INT FROM pq_1h"), [[0]], "on its limit: inside");
-    await store.append("C1", {
-      measurements: [],
-      events: [{
-        id: "e1",
-        type: "DIP",
-        start: T0 + 60_000,
-        end: T0 + 60_200,
-        startPhase: "L1",
-        endPhase: "L1",
-        extremePct: 70,
-        deltaUPct: null,
-        trace: null,
-        kind: "DIP",
-        tableCell: "80-70/200-500ms",
-      }],
-    });
+    await store.append("C1", { measurements: [], events: [dip("e1", T0 + 60_000)] });
     await agg.flush(T0 + 2 * SLOT_MS + 1);
     assert.deepEqual(await q("SELECT flagged FROM agg_10min"), [[true]]);
     assert.deepEqual(await counts(), [[1, 1, 0, 0, 0, 0], [1, 1, 0, 0, 0, 0]], "flagged: left out");

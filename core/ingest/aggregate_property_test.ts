@@ -6,6 +6,7 @@ import { MeasurementStore, SLOT_MS } from "./store.ts";
 import type { MeasurementRow } from "./validate.ts";
 import type { EventRow } from "./validate_extras.ts";
 import { releaseNativeHandles } from "../time_series_store.ts";
+import { dip } from "./_store_fixtures.ts";
 
 const T0 = Date.parse("2026-11-16T00:00:00Z");
 const SLOTS = 3;
@@ -81,19 +82,7 @@ function distinct(rows: MeasurementRow[]): MeasurementRow[] {
 }
 
 function event(id: number, start: number): EventRow {
-  return {
-    id: `e${id}`,
-    type: "DIP",
-    start: T0 + start,
-    end: T0 + start + 300,
-    startPhase: "L1",
-    endPhase: "L1",
-    extremePct: 70,
-    deltaUPct: null,
-    trace: null,
-    kind: "DIP",
-    tableCell: "80-70/200-500ms",
-  };
+  return dip(`e${id}`, T0 + start, 300);
 }
 
 const TABLES = ["agg_10min", "agg_1h", "agg_1d"] as const;
