@@ -10,9 +10,9 @@
  *
  * The harmonics (24 values per record, most of what a week holds) come from the counts the PQ
  * rollups keep as the slots close (grid_counts.ts) wherever they apply and stand for the records
- * read; then a batch holds about 38 KB per feeder and the whole grid is one batch. A
- * feeder whose counts do not stand (an hour rolled up late) is evaluated again from its values,
- * in batches of 250 feeders (0.33 MB each). Same results as `loadComplianceInputs`
+ * read; then a batch holds about 38 KB per feeder and the whole grid is one batch. A feeder whose
+ * counts do not stand (a day rolled up before a late record or flag) is evaluated again from its
+ * values, in batches of 250 feeders (0.33 MB each). Same results as `loadComplianceInputs`
  * (core/quality/load.ts) with `evaluateCompliance`.
  */
 import type { DuckDBConnection, DuckDBDataChunk } from "@duckdb/node-api";
@@ -21,7 +21,6 @@ import {
   type ComplianceResult,
   EN50160_LV,
   evaluateCompliance,
-  type HarmonicCounts,
   type LimitSet,
 } from "../en50160/mod.ts";
 import { COUNTED_HARMONICS } from "../ingest/pq_rollup.ts";
@@ -86,7 +85,6 @@ interface Pool extends CountTarget {
   h: Float32Array | null;
   plt: Float32Array;
   inputs: ComplianceInput[];
-  counts: HarmonicCounts[];
 }
 
 const view = (a: Float32Array, at: number, n: number) => a.subarray(at * n, (at + 1) * n);
@@ -111,7 +109,6 @@ function newPool(size: number, slots: number, counted: boolean): Pool {
     records: new Int32Array(size * PHASES),
     flaggedRecords: new Int32Array(size * PHASES),
     inputs: [],
-    counts: [],
   };
   for (let f = 0; f < size; f++) {
     const phases = (a: Float32Array, n: number) =>
