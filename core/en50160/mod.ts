@@ -43,3 +43,5 @@ export {
   validateReportPeriod,
 } from "./period.ts";
 export { ComplianceError, PeriodError, type PeriodErrorCode } from "./errors.ts";
+/** The engine's "above a limit": beyond it by more than rounding (a value on it is inside). */
+export { upperLimit } from "./_count.ts";

@@ -10,7 +10,7 @@
  * marks them), on the aggregator's connection.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { EN50160_LV } from "../en50160/mod.ts";
+import { EN50160_LV, upperLimit } from "../en50160/mod.ts";
 import { appendColumns } from "./chunk_writer.ts";
 import { COUNT_COLUMNS, HARMONIC_ORDERS } from "./schema.ts";
 import { notePqChange, type PqChanges } from "./store_pq.ts";
@@ -20,14 +20,13 @@ export const COUNTED_HARMONICS = EN50160_LV.harmonics.maxPct;
 
 /**
  * The counts' aggregates, in `COUNT_COLUMNS` order, over `pq_10min` left-joined to the flagged
- * aggregates `f`. "Above" is the engine's: beyond the limit widened by its rounding tolerance
- * (core/en50160/_count.ts), so a value on its limit is inside.
+ * aggregates `f`. "Above" is the engine's own (`upperLimit`: beyond the limit widened by its
+ * rounding tolerance), so a value on its limit is inside.
  */
 const COUNTS = [
   "(count(*) FILTER (WHERE f.flagged))::USMALLINT",
   ...HARMONIC_ORDERS.flatMap((o) => {
-    const limit = COUNTED_HARMONICS[o as keyof typeof COUNTED_HARMONICS];
-    const above = limit + Math.abs(limit) * 1e-9;
+    const above = upperLimit(COUNTED_HARMONICS[o as keyof typeof COUNTED_HARMONICS]);
     return [
       `(count(h${o}) FILTER (WHERE f.flagged IS NULL))::USMALLINT`,
       `(count(*) FILTER (WHERE f.flagged IS NULL AND h${o}::DOUBLE > '${above}'::DOUBLE))::USMALLINT`,

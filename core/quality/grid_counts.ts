@@ -47,8 +47,8 @@ export function countsTable(limits: LimitSet, from: Date, to: Date): CountsTable
 
 /**
  * Fills `target.valid` and `target.above` for the batch `router` routes from the counts of
- * `table` that `where` selects. Returns the feeders (indices in the batch) whose counts do not stand for the
- * records the load streamed: the caller reads their values.
+ * `table` that `where` selects. Returns the feeders (indices in the batch) whose counts do not
+ * stand for the records the load streamed: the caller reads their values.
  */
 export async function readHarmonicCounts(
   connection: DuckDBConnection,
