@@ -19,7 +19,11 @@ export interface InputShape {
   readonly unbalance: Series;
   readonly thd: readonly Series[];
   readonly h: readonly (readonly Series[])[];
-  readonly harmonicCounts?: { readonly valid: Int32Array; readonly above: Int32Array };
+  readonly recordCounts?: {
+    readonly valid: Int32Array;
+    readonly above: Int32Array;
+    readonly unbalance: Int32Array;
+  };
   readonly flagged: Uint8Array;
 }
 
@@ -43,20 +47,25 @@ export function checkInput(input: InputShape): number {
   checkSeries(problems, "fMin", input.fMin, slotCount);
   checkSeries(problems, "fMax", input.fMax, slotCount);
   checkPhases(problems, "plt", input.plt, phases, Math.ceil(slotCount / SLOTS_PER_PLT));
-  checkSeries(problems, "unbalance", input.unbalance, slotCount);
   checkPhases(problems, "thd", input.thd, phases, slotCount);
-  const counts = input.harmonicCounts;
+  const counts = input.recordCounts;
   if (counts) {
     for (const name of ["valid", "above"] as const) {
       const a = counts[name];
       if (!(a instanceof Int32Array) || a.length !== HARMONIC_ORDERS.length * phases) {
-        problems.push(`harmonicCounts.${name} must be an Int32Array of orders 2..25 x phases`);
+        problems.push(`recordCounts.${name} must be an Int32Array of orders 2..25 x phases`);
       }
     }
-  } else if (!Array.isArray(input.h) || input.h.length !== HARMONIC_ORDERS.length) {
-    problems.push(`h must hold orders 2..25 (${HARMONIC_ORDERS.length} entries)`);
+    if (!(counts.unbalance instanceof Int32Array) || counts.unbalance.length !== 2) {
+      problems.push("recordCounts.unbalance must be an Int32Array of 2 counts");
+    }
   } else {
-    input.h.forEach((order, k) => checkPhases(problems, `h[${k}]`, order, phases, slotCount));
+    checkSeries(problems, "unbalance", input.unbalance, slotCount);
+    if (!Array.isArray(input.h) || input.h.length !== HARMONIC_ORDERS.length) {
+      problems.push(`h must hold orders 2..25 (${HARMONIC_ORDERS.length} entries)`);
+    } else {
+      input.h.forEach((order, k) => checkPhases(problems, `h[${k}]`, order, phases, slotCount));
+    }
   }
   if (!(input.flagged instanceof Uint8Array) || input.flagged.length !== slotCount) {
     problems.push(`flagged must be a Uint8Array of ${slotCount} slots`);

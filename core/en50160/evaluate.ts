@@ -63,28 +63,31 @@ export interface ComplianceInput {
   readonly thd: readonly Series[];
   /**
    * Harmonic voltages, % of the fundamental: `h[order - 2][phase][slot]`, orders 2..25. Not
-   * read (may be empty) when `harmonicCounts` is given.
+   * read (may be empty) when `recordCounts` is given.
    */
   readonly h: readonly (readonly Series[])[];
   /**
-   * The harmonics already counted by the caller, in place of `h` (a grid week from the counts
-   * kept as the slots close): see `HarmonicCounts`.
+   * The harmonics and unbalance already counted by the caller, in place of `h` and `unbalance`
+   * (a grid week from the counts kept as the slots close): see `RecordCounts`.
    */
-  readonly harmonicCounts?: HarmonicCounts;
+  readonly recordCounts?: RecordCounts;
   /** 1 where a dip, swell or interruption touched the slot (IEC 61000-4-30 flagging), else 0. */
   readonly flagged: Uint8Array;
 }
 
 /**
- * Harmonic values counted over the period's unflagged slots, per order and phase at
- * `[(order - 2) * phases + phase]`: how many are present (`valid`) and how many of those are
- * above the limit of the order in `maxPct` (a value equal to its limit is inside, like the
- * engine's own count). The evaluation refuses counts made against other limits than its own.
+ * Values counted over the period's unflagged slots: how many are present (`valid`) and how many
+ * of those are above their limit (a value equal to its limit is inside, like the engine's own
+ * count). Harmonics per order and phase at `[(order - 2) * phases + phase]` against `maxPct`,
+ * unbalance at `unbalance[0]` (present) and `unbalance[1]` (above) against `unbalanceMax`. The
+ * evaluation refuses counts made against other limits than its own.
  */
-export interface HarmonicCounts {
+export interface RecordCounts {
   readonly maxPct: LimitSet["harmonics"]["maxPct"];
   readonly valid: Int32Array;
   readonly above: Int32Array;
+  readonly unbalanceMax: number;
+  readonly unbalance: Int32Array;
 }
 
 /**
@@ -161,6 +164,8 @@ export function evaluateCompliance(
   validateLimitSet(limits);
   const slotCount = checkInput(input);
   const { indices, count: flagged } = collectFlagged(input.flagged);
+  const counted = input.recordCounts;
+  if (counted) checkCounts(counted, limits, slotCount - flagged);
   const [uLo, uHi, uLo100, uHi100] = deviationBounds(limits.voltage, input.nominalVoltage);
   const voltageShare = limits.voltage.sharePct;
   const above =
@@ -180,24 +185,34 @@ export function evaluateCompliance(
     }),
     single(
       "unbalance",
-      above(limits.unbalance.max, limits.unbalance.sharePct)(input.unbalance, null),
+      counted
+        ? fromCount(counted.unbalance[1]!, counted.unbalance[0]!, slotCount, flagged)(
+          limits.unbalance.sharePct,
+          null,
+        )
+        : above(limits.unbalance.max, limits.unbalance.sharePct)(input.unbalance, null),
     ),
     perPhase("thd", input.thd, above(limits.thd.max, limits.thd.sharePct)),
   ];
-  const counted = input.harmonicCounts;
   const phases = input.u.length;
-  if (counted) checkCounts(counted, limits, slotCount - flagged);
   for (let k = 0; k < HARMONIC_ORDERS.length; k++) {
     const order = HARMONIC_ORDERS[k]!;
     const share = limits.harmonics.sharePct;
     if (counted) {
       // Counted by the caller: the same counts the loop below makes from the values.
-      const byPhase = Array.from({ length: phases }, (_, p) => {
-        COUNTS[0] = counted.above[k * phases + p]!;
-        COUNTS[1] = 0;
-        COUNTS[2] = slotCount - flagged - counted.valid[k * phases + p]!;
-        return fromCounts(slotCount, flagged, false, share, PHASES[p]!);
-      });
+      const byPhase = Array.from(
+        { length: phases },
+        (_, p) =>
+          fromCount(
+            counted.above[k * phases + p]!,
+            counted.valid[k * phases + p]!,
+            slotCount,
+            flagged,
+          )(
+            share,
+            PHASES[p]!,
+          ),
+      );
       parameters.push(perPhase(`h${order}`, byPhase, (c) => c));
     } else {
       parameters.push(
@@ -208,21 +223,37 @@ export function evaluateCompliance(
   return summarise(parameters, limits.name, slotCount, flagged);
 }
 
-/** Counts made against these limits, each order's values at most the unflagged slots. */
-function checkCounts(counts: HarmonicCounts, limits: LimitSet, unflagged: number): void {
+/**
+ * The counts and verdict of values counted by the caller: `above` of `valid` values present
+ * over the unflagged slots.
+ */
+const fromCount =
+  (above: number, valid: number, slotCount: number, flagged: number) =>
+  <P extends Phase | null>(sharePct: number, phase: P) => {
+    COUNTS[0] = above;
+    COUNTS[1] = 0;
+    COUNTS[2] = slotCount - flagged - valid;
+    return fromCounts(slotCount, flagged, false, sharePct, phase);
+  };
+
+/** Counts made against these limits, each one's values at most the unflagged slots. */
+function checkCounts(counts: RecordCounts, limits: LimitSet, unflagged: number): void {
   const problems: string[] = [];
   for (const order of HARMONIC_ORDERS) {
     if (counts.maxPct[order] !== limits.harmonics.maxPct[order]) {
-      problems.push(`harmonicCounts of h${order} were made against another limit`);
+      problems.push(`recordCounts of h${order} were made against another limit`);
     }
   }
-  for (let i = 0; i < counts.valid.length; i++) {
-    const valid = counts.valid[i]!;
-    const above = counts.above[i]!;
+  if (counts.unbalanceMax !== limits.unbalance.max) {
+    problems.push("recordCounts of unbalance were made against another limit");
+  }
+  const check = (name: string, valid: number, above: number) => {
     if (!(valid >= 0 && valid <= unflagged && above >= 0 && above <= valid)) {
-      problems.push(`harmonicCounts [${i}]: ${above} above of ${valid} valid, ${unflagged} slots`);
+      problems.push(`recordCounts ${name}: ${above} above of ${valid} valid, ${unflagged} slots`);
     }
-  }
+  };
+  for (let i = 0; i < counts.valid.length; i++) check(`[${i}]`, counts.valid[i]!, counts.above[i]!);
+  check("unbalance", counts.unbalance[0]!, counts.unbalance[1]!);
   if (problems.length > 0) throw new ComplianceError("Cannot evaluate compliance", problems);
 }
 

@@ -11,11 +11,11 @@ export {
   type ComplianceInput,
   type ComplianceResult,
   evaluateCompliance,
-  type HarmonicCounts,
   type ParameterCompliance,
   type ParameterId,
   type Phase,
   type PhaseCompliance,
+  type RecordCounts,
   type Series,
 } from "./evaluate.ts";
 export {

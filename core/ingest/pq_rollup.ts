@@ -2,7 +2,7 @@
  * Hourly and daily rollups of the 10-minute PQ records (`pq_1h`, `pq_1d`): the number of
  * records, the mean unbalance and the highest Pst and Plt, for visual statistics over long
  * periods. Both also count, over the records of slots no voltage event flagged, each harmonic
- * order's values and those above its EN 50160 limit, and the records of flagged slots
+ * order's and unbalance's values and those above their EN 50160 limits, and the records of flagged slots
  * (`COUNT_COLUMNS`; the daily counts are the sums of the hourly ones): the grid-wide compliance
  * week sums these instead of reading 24 values per record (core/quality/grid_counts.ts). Both
  * levels are computed from `pq_10min` for the periods and series whose records changed (a
@@ -12,11 +12,22 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { EN50160_LV, upperLimit } from "../en50160/mod.ts";
 import { appendColumns } from "./chunk_writer.ts";
-import { COUNT_COLUMNS, HARMONIC_ORDERS } from "./schema.ts";
+import { COUNT_COLUMNS, HARMONIC_ORDERS, NEWEST_COUNT } from "./schema.ts";
 import { notePqChange, type PqChanges } from "./store_pq.ts";
 
 /** The harmonic limits the rollups count against: EN 50160's, the grid-wide week's. */
 export const COUNTED_HARMONICS = EN50160_LV.harmonics.maxPct;
+/** The unbalance limit they count against (%). */
+export const COUNTED_UNBALANCE = EN50160_LV.unbalance.max;
+
+/** Values of `column` present and above `limit` over the records of unflagged slots. */
+const countOf = (column: string, limit: number) => {
+  const above = upperLimit(limit);
+  return [
+    `(count(${column}) FILTER (WHERE f.flagged IS NULL))::USMALLINT`,
+    `(count(*) FILTER (WHERE f.flagged IS NULL AND ${column}::DOUBLE > '${above}'::DOUBLE))::USMALLINT`,
+  ];
+};
 
 /**
  * The counts' aggregates, in `COUNT_COLUMNS` order, over `pq_10min` left-joined to the flagged
@@ -25,13 +36,10 @@ export const COUNTED_HARMONICS = EN50160_LV.harmonics.maxPct;
  */
 const COUNTS = [
   "(count(*) FILTER (WHERE f.flagged))::USMALLINT",
-  ...HARMONIC_ORDERS.flatMap((o) => {
-    const above = upperLimit(COUNTED_HARMONICS[o as keyof typeof COUNTED_HARMONICS]);
-    return [
-      `(count(h${o}) FILTER (WHERE f.flagged IS NULL))::USMALLINT`,
-      `(count(*) FILTER (WHERE f.flagged IS NULL AND h${o}::DOUBLE > '${above}'::DOUBLE))::USMALLINT`,
-    ];
-  }),
+  ...HARMONIC_ORDERS.flatMap((o) =>
+    countOf(`h${o}`, COUNTED_HARMONICS[o as keyof typeof COUNTED_HARMONICS])
+  ),
+  ...countOf("unbalance", COUNTED_UNBALANCE),
 ];
 
 /** The hourly counts come from the records, the daily ones are the sums of the hourly ones. */
@@ -51,7 +59,7 @@ function rollupSelect(level: (typeof LEVELS)[number], range: string, where: stri
     avg(unbalance)::FLOAT AS unbalance, max(pst) AS pst, max(plt) AS plt`;
   if (level.counts === "hours") {
     // A day of an hour without counts (an earlier release's rollup) has none either.
-    const complete = "count(n_flagged) = count(*)";
+    const complete = `count(${NEWEST_COUNT}) = count(*)`;
     const sums = COUNT_COLUMNS.map((c) =>
       `(CASE WHEN ${complete} THEN sum(${c}) END)::USMALLINT AS ${c}`
     ).join(", ");
@@ -124,7 +132,7 @@ export class PqRollups {
        SELECT DISTINCT epoch_ms(t.hour) FROM t
        LEFT JOIN pq_1h a ON a.series_id = t.series_id AND a.slot = t.hour
        WHERE a.n IS DISTINCT FROM t.n OR a.unbalance IS DISTINCT FROM t.unbalance
-         OR a.pst IS DISTINCT FROM t.pst OR a.plt IS DISTINCT FROM t.plt OR a.n_flagged IS NULL`,
+         OR a.pst IS DISTINCT FROM t.pst OR a.plt IS DISTINCT FROM t.plt OR a.${NEWEST_COUNT} IS NULL`,
     )).getRows() as [bigint | number][];
     for (const [ms] of rows) this.#hours.set(Number(ms), null);
   }

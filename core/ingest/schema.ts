@@ -13,13 +13,18 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 export const HARMONIC_ORDERS = Array.from({ length: 24 }, (_, k) => k + 2);
 /**
  * Counts of the PQ rollups (`pq_1h`, `pq_1d`; core/ingest/pq_rollup.ts): records of flagged
- * slots, then per order over the other records `h{order}_n` values present and `h{order}_over`
- * values above the EN 50160 limit.
+ * slots, then over the other records per order `h{order}_n` values present and `h{order}_over`
+ * values above the EN 50160 limit, and the same of unbalance (added last, in a later release:
+ * a row with `unbalance_n` has every count).
  */
 export const COUNT_COLUMNS = [
   "n_flagged",
   ...HARMONIC_ORDERS.flatMap((o) => [`h${o}_n`, `h${o}_over`]),
+  "unbalance_n",
+  "unbalance_over",
 ];
+/** The count column a rollup row of an earlier release lacks (NULL: the row has no counts). */
+export const NEWEST_COUNT = "unbalance_n";
 const harmonicColumns = (type: string) => HARMONIC_ORDERS.map((h) => `h${h} ${type}`).join(", ");
 
 /** Float columns of `raw_measurements` after series_id and ts, in table order. */
@@ -78,7 +83,8 @@ export const DDL = [
   pqRollupTable("pq_1h"),
   pqRollupTable("pq_1d"),
   // Added after the first release: the PQ rollups count the records of flagged slots, and each
-  // harmonic order's values and those above its EN 50160 limit (core/ingest/pq_rollup.ts).
+  // harmonic order's and unbalance's values and those above their EN 50160 limits
+  // (core/ingest/pq_rollup.ts).
   ...["pq_1h", "pq_1d"].flatMap((table) =>
     COUNT_COLUMNS.map((column) =>
       `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${column} USMALLINT`

@@ -8,12 +8,13 @@
  * into flat typed arrays (one per quantity and batch, each feeder's phases views into them), each
  * feeder evaluated by the engine as soon as its batch is read.
  *
- * The harmonics (24 values per record, most of what a week holds) come from the counts the PQ
- * rollups keep as the slots close (grid_counts.ts) wherever they apply and stand for the records
- * read; then a batch holds about 38 KB per feeder and the whole grid is one batch. A feeder whose
- * counts do not stand (a day rolled up before a late record or flag) is evaluated again from its
- * values, in batches of 250 feeders (0.33 MB each). Same results as `loadComplianceInputs`
- * (core/quality/load.ts) with `evaluateCompliance`.
+ * The PQ records (24 harmonics per record, most of what a week holds) are not read at all
+ * wherever the PQ rollups' counts apply and stand for them (grid_counts.ts): the harmonics and
+ * unbalance come from the counts kept as the slots close, Plt from the hourly rollup; then a
+ * batch holds about 34 KB per feeder and the whole grid is one batch, one scan of `agg_10min`. A
+ * feeder whose counts do not stand (a day rolled up before a late record or flag) is evaluated
+ * again from its values, in batches of 250 feeders (0.33 MB each). Same results as
+ * `loadComplianceInputs` (core/quality/load.ts) with `evaluateCompliance`.
  */
 import type { DuckDBConnection, DuckDBDataChunk } from "@duckdb/node-api";
 import {
@@ -23,10 +24,10 @@ import {
   evaluateCompliance,
   type LimitSet,
 } from "../en50160/mod.ts";
-import { COUNTED_HARMONICS } from "../ingest/pq_rollup.ts";
+import { COUNTED_HARMONICS, COUNTED_UNBALANCE } from "../ingest/pq_rollup.ts";
 import { HARMONIC_ORDERS } from "../ingest/schema.ts";
 import { SLOT_MS } from "../ingest/store.ts";
-import type { NodeSeries } from "./load.ts";
+import { type NodeSeries, unbalancePhase } from "./load.ts";
 import {
   column,
   copyColumn,
@@ -36,7 +37,7 @@ import {
   type Router,
   streamChunks,
 } from "./grid_chunks.ts";
-import { countsTable, type CountTarget, readHarmonicCounts } from "./grid_counts.ts";
+import { countsTable, type CountTarget, readCounts } from "./grid_counts.ts";
 
 const SLOTS_PER_PLT = 12;
 const ORDERS = HARMONIC_ORDERS.length;
@@ -47,43 +48,38 @@ export interface GridEvaluation {
   loadMs: number;
   evaluateMs: number;
   batches: number;
-  /** Feeders whose harmonics came from the rollups' counts (the others' from the values). */
+  /** Feeders whose PQ records came from the rollups (the others' from the values). */
   countedFeeders: number;
 }
 
 export interface GridOptions {
   /**
    * Feeders read per scan, the arrays reused from batch to batch. By default 2,000 when the
-   * harmonics are counted (a week holds about 38 KB per feeder, 75 MB for 2,000), else 250
+   * records are counted (a week holds about 34 KB per feeder, 68 MB for 2,000), else 250
    * (0.33 MB per feeder with the harmonic values, 80 MB for 250).
    */
   batchSize?: number;
   signal?: AbortSignal;
   /**
-   * Harmonics from the counts the PQ rollups keep as the slots close (default, when they apply:
-   * EN 50160's harmonic limits over whole days or hours, grid_counts.ts), or false: from the
-   * values.
+   * The PQ records from the rollups (default, when they apply: EN 50160's harmonic and
+   * unbalance limits over whole days or hours, grid_counts.ts), or false: from the values.
    */
-  harmonicCounts?: boolean;
+  counts?: boolean;
 }
 
 /**
  * A batch's arrays, flat: quantity per phase `[(feeder * 3 + phase) * slots + slot]`, per feeder
- * `[feeder * slots + slot]`, harmonics (values read: `h`) `[((feeder * ORDERS + order) * 3 +
- * phase) * slots + slot]` or (counted) `[(feeder * ORDERS + order) * 3 + phase]`.
+ * `[feeder * slots + slot]`; when the values are read, harmonics `h` `[((feeder * ORDERS +
+ * order) * 3 + phase) * slots + slot]` and `unbalance` per feeder, else the counts (CountTarget).
  */
 interface Pool extends CountTarget {
   size: number;
-  slots: number;
-  blocks: number;
   u: Float32Array;
   thd: Float32Array;
   fMin: Float32Array;
   fMax: Float32Array;
   unbalance: Float32Array;
-  flagged: Uint8Array;
   h: Float32Array | null;
-  plt: Float32Array;
   inputs: ComplianceInput[];
 }
 
@@ -100,14 +96,14 @@ function newPool(size: number, slots: number, counted: boolean): Pool {
     thd: new Float32Array(size * PHASES * slots),
     fMin: new Float32Array(size * slots),
     fMax: new Float32Array(size * slots),
-    unbalance: new Float32Array(size * slots),
+    unbalance: new Float32Array(counted ? 0 : size * slots),
     flagged: new Uint8Array(size * slots),
     h: counted ? null : new Float32Array(size * perFeeder * slots),
     plt: new Float32Array(size * PHASES * blocks),
     valid: new Int32Array(counted ? size * perFeeder : 0),
     above: new Int32Array(counted ? size * perFeeder : 0),
-    records: new Int32Array(size * PHASES),
-    flaggedRecords: new Int32Array(size * PHASES),
+    unbalanceCounts: new Int32Array(counted ? size * 2 : 0),
+    seriesFlagged: new Set(),
     inputs: [],
   };
   for (let f = 0; f < size; f++) {
@@ -122,7 +118,7 @@ function newPool(size: number, slots: number, counted: boolean): Pool {
       fMin: view(pool.fMin, f, slots),
       fMax: view(pool.fMax, f, slots),
       plt: phases(pool.plt, blocks),
-      unbalance: view(pool.unbalance, f, slots),
+      unbalance: counted ? pool.unbalance : view(pool.unbalance, f, slots),
       thd: phases(pool.thd, slots),
       h: h
         ? Array.from(
@@ -131,11 +127,15 @@ function newPool(size: number, slots: number, counted: boolean): Pool {
             Array.from({ length: PHASES }, (_, p) => view(h, (f * ORDERS + k) * PHASES + p, slots)),
         )
         : [],
-      harmonicCounts: h ? undefined : {
-        maxPct: COUNTED_HARMONICS,
-        valid: pool.valid.subarray(f * perFeeder, (f + 1) * perFeeder),
-        above: pool.above.subarray(f * perFeeder, (f + 1) * perFeeder),
-      },
+      recordCounts: counted
+        ? {
+          maxPct: COUNTED_HARMONICS,
+          valid: pool.valid.subarray(f * perFeeder, (f + 1) * perFeeder),
+          above: pool.above.subarray(f * perFeeder, (f + 1) * perFeeder),
+          unbalanceMax: COUNTED_UNBALANCE,
+          unbalance: pool.unbalanceCounts.subarray(f * 2, (f + 1) * 2),
+        }
+        : undefined,
       flagged: pool.flagged.subarray(f * slots, (f + 1) * slots),
     });
   }
@@ -147,9 +147,8 @@ function clear(pool: Pool): void {
   for (const a of [pool.u, pool.thd, pool.fMin, pool.fMax, pool.unbalance, pool.plt, pool.h]) {
     a?.fill(NaN);
   }
-  for (const a of [pool.flagged, pool.valid, pool.above, pool.records, pool.flaggedRecords]) {
-    a.fill(0);
-  }
+  for (const a of [pool.flagged, pool.valid, pool.above, pool.unbalanceCounts]) a.fill(0);
+  pool.seriesFlagged.clear();
 }
 
 /** Pooled input `k` set up for `feeder` over `[from, to)`. */
@@ -184,7 +183,8 @@ function lookupOf(batch: readonly NodeSeries[]): { lo: number; hi: number; owner
 
 /**
  * Evaluates every feeder of `feeders` over `[from, to)` against `limits`: batches of feeders
- * ordered by series id, two streamed scans per batch (and a sum of the rollups' harmonic counts).
+ * ordered by series id, per batch a streamed scan of the aggregates and either the rollups
+ * (counted) or a streamed scan of the PQ records.
  * A feeder without any series gets an empty input (every interval missing, not evaluable).
  */
 export async function evaluateGridWeek(
@@ -195,7 +195,7 @@ export async function evaluateGridWeek(
   limits: LimitSet = EN50160_LV,
   options: GridOptions = {},
 ): Promise<GridEvaluation> {
-  const table = options.harmonicCounts === false ? null : countsTable(limits, from, to);
+  const table = options.counts === false ? null : countsTable(limits, from, to);
   const counted = table !== null;
   const slots = Math.round((to.getTime() - from.getTime()) / SLOT_MS);
   const batchSize = Math.max(1, options.batchSize ?? (counted ? 2_000 : 250));
@@ -222,21 +222,24 @@ export async function evaluateGridWeek(
       const { lo, hi, owner } = lookupOf(batch);
       const where = `WHERE ${period} AND series_id BETWEEN ${lo} AND ${hi}`;
       const router = { lo, owner, slots };
+      const carriers = Int8Array.from(batch, unbalancePhase);
       await streamChunks(
         connection,
         `SELECT series_id, ${index}, u_rms, thd_u, f_min, f_max, flagged FROM agg_10min ${where}`,
         (chunk) => readAggregates(chunk, router, pool),
         signal,
       );
-      const harmonics = HARMONIC_ORDERS.map((o) => `, h${o}`).join("");
-      await streamChunks(
-        connection,
-        `SELECT series_id, ${index}, plt, unbalance${counted ? "" : harmonics}
-         FROM pq_10min ${where}`,
-        (chunk) => readRecords(chunk, router, pool),
-        signal,
-      );
-      if (table) stale = await readHarmonicCounts(connection, table, where, router, pool, signal);
+      if (table) {
+        stale = await readCounts(connection, table, from, where, router, carriers, pool, signal);
+      } else {
+        const harmonics = HARMONIC_ORDERS.map((o) => `, h${o}`).join("");
+        await streamChunks(
+          connection,
+          `SELECT series_id, ${index}, plt, unbalance${harmonics} FROM pq_10min ${where}`,
+          (chunk) => readRecords(chunk, router, carriers, pool),
+          signal,
+        );
+      }
     }
     const t1 = performance.now();
     batch.forEach((feeder, k) => {
@@ -255,7 +258,7 @@ export async function evaluateGridWeek(
       from,
       to,
       limits,
-      { signal, harmonicCounts: false },
+      { signal, counts: false },
     );
     recount.forEach((k, j) => results[k] = again.results[j]!);
     out.loadMs += again.loadMs;
@@ -273,7 +276,7 @@ function readAggregates(chunk: DuckDBDataChunk, router: Router, pool: Pool): voi
   const fMin = column(chunk, 4, rows, Float32Array);
   const fMax = column(chunk, 5, rows, Float32Array);
   const flags = column(chunk, 6, rows, Uint8Array, false).values;
-  const { fMin: lowF, fMax: highF, flagged } = pool;
+  const { fMin: lowF, fMax: highF, flagged, seriesFlagged } = pool;
   for (let r = 0; r < rows; r++) {
     const o = to[r]!;
     if (o < 0) continue;
@@ -281,32 +284,39 @@ function readAggregates(chunk: DuckDBDataChunk, router: Router, pool: Pool): voi
     // Frequency is per feeder: the extremes over its phases.
     if (isValid(fMin.mask, r) && !(lowF[j]! <= fMin.values[r]!)) lowF[j] = fMin.values[r]!;
     if (isValid(fMax.mask, r) && !(highF[j]! >= fMax.values[r]!)) highF[j] = fMax.values[r]!;
-    if (flags[r]) flagged[j] = 1;
+    if (flags[r]) {
+      flagged[j] = 1;
+      seriesFlagged.add(((o >> 2) * PHASES + (o & 3)) * slots + at[r]!);
+    }
   }
 }
 
-/** Plt and unbalance of a chunk of records (columns 2, 3), then its harmonics if read. */
-function readRecords(chunk: DuckDBDataChunk, router: Router, pool: Pool): void {
+/**
+ * Plt and unbalance of a chunk of records (columns 2, 3; unbalance from the phase `carriers`
+ * gives per feeder), then its harmonics (from column 4).
+ */
+function readRecords(
+  chunk: DuckDBDataChunk,
+  router: Router,
+  carriers: Int8Array,
+  pool: Pool,
+): void {
   const routed = route(chunk, router);
   const { rows, at, to } = routed;
-  const { slots, blocks, plt: plts, unbalance: ub, records, flaggedRecords, flagged } = pool;
-  if (pool.h) readHarmonics(chunk, routed, pool, pool.h, 4);
+  const { slots, blocks, plt: plts, unbalance: ub } = pool;
+  readHarmonics(chunk, routed, pool, pool.h!, 4);
   const plt = column(chunk, 2, rows, Float32Array);
   const unbalance = column(chunk, 3, rows, Float32Array);
   for (let r = 0; r < rows; r++) {
     const o = to[r]!;
     if (o < 0) continue;
     const i = at[r]!;
-    const perPhase = (o >> 2) * PHASES + (o & 3);
-    // What the counts are checked against (grid_counts.ts).
-    records[perPhase]!++;
-    if (flagged[(o >> 2) * slots + i]) flaggedRecords[perPhase]!++;
     // A device's Plt covers 2 hours: the highest value reported within the block.
-    const b = perPhase * blocks + Math.floor(i / SLOTS_PER_PLT);
+    const b = ((o >> 2) * PHASES + (o & 3)) * blocks + Math.floor(i / SLOTS_PER_PLT);
     if (isValid(plt.mask, r) && !(plts[b]! >= plt.values[r]!)) plts[b] = plt.values[r]!;
-    // Unbalance is per feeder: the first value of the slot.
-    const j = (o >> 2) * slots + i;
-    if (Number.isNaN(ub[j]!) && isValid(unbalance.mask, r)) ub[j] = unbalance.values[r]!;
+    if ((o & 3) === carriers[o >> 2] && isValid(unbalance.mask, r)) {
+      ub[(o >> 2) * slots + i] = unbalance.values[r]!;
+    }
   }
 }
 

@@ -1,31 +1,46 @@
 /**
- * The harmonics of a grid-wide week from the counts the PQ rollups keep as the slots close
- * (core/ingest/pq_rollup.ts: per order the values present and those above the EN 50160 limit
- * over the records of unflagged slots, and the records of flagged slots) instead of 24 values per
- * 10-minute record: per series, the sums over the period's days (or hours). The sums must stand
- * for the very records the load streamed, with the very slots it found flagged: the records and
- * the records at flagged slots are compared per series, and where a period is not rolled up yet,
- * has no counts (a rollup of an earlier release) or was rolled up before its slot's flag, the
- * caller reads that feeder's values instead.
+ * The PQ records of a grid-wide week from what the PQ rollups keep as the slots close
+ * (core/ingest/pq_rollup.ts) instead of the 6M records themselves:
+ * - the harmonics and unbalance from the counts: per order, and of unbalance, the values present
+ *   and those above the EN 50160 limit over the records of unflagged slots, and the records of
+ *   flagged slots; per series, the sums over the period's days (or hours);
+ * - Plt from the hourly rollup's highest Plt, two hours to a 2-hour block.
+ *
+ * The sums must stand for the very records a read of the values would find, with the very slots
+ * the feeder's aggregates flag: per series the records, and the records in the series' flagged
+ * slots, are counted in DuckDB (no record leaves it) and compared with both rollups, and no
+ * series may hold a record in a slot its feeder's aggregates flag but its own do not (the rollup
+ * counted it, the engine leaves the slot out). Where a period is not rolled up yet, has no counts
+ * (a rollup of an earlier release), was rolled up before its slot's flag, or one phase alone is
+ * flagged, the caller reads that feeder's values instead.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { COUNTED_HARMONICS } from "../ingest/pq_rollup.ts";
-import { COUNT_COLUMNS, HARMONIC_ORDERS } from "../ingest/schema.ts";
+import { COUNTED_HARMONICS, COUNTED_UNBALANCE } from "../ingest/pq_rollup.ts";
+import { COUNT_COLUMNS, HARMONIC_ORDERS, NEWEST_COUNT } from "../ingest/schema.ts";
+import { SLOT_MS } from "../ingest/store.ts";
 import type { LimitSet } from "../en50160/mod.ts";
-import { column, PHASES, type Router, streamChunks } from "./grid_chunks.ts";
+import { column, isValid, PHASES, type Router, streamChunks } from "./grid_chunks.ts";
 
 const ORDERS = HARMONIC_ORDERS.length;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
+const PLT_BLOCK_MS = 2 * HOUR_MS;
 
-/** A batch's counts: per feeder `[(feeder * ORDERS + order) * 3 + phase]`. */
+/** What a batch's counted records fill, and what the load of its aggregates found. */
 export interface CountTarget {
+  slots: number;
+  blocks: number;
+  /** Harmonics per feeder, order and phase `[(feeder * ORDERS + order) * 3 + phase]`. */
   valid: Int32Array;
   above: Int32Array;
-  /** Records the load streamed per feeder and phase `[feeder * 3 + phase]`... */
-  records: Int32Array;
-  /** ...and those of them in the feeder's flagged slots. */
-  flaggedRecords: Int32Array;
+  /** Unbalance per feeder `[feeder * 2]` (present), `[feeder * 2 + 1]` (above). */
+  unbalanceCounts: Int32Array;
+  /** Plt per feeder, phase and 2-hour block `[(feeder * 3 + phase) * blocks + block]`. */
+  plt: Float32Array;
+  /** The feeders' flagged slots `[feeder * slots + slot]` (from the aggregates)... */
+  flagged: Uint8Array;
+  /** ...and each phase's own: `(feeder * 3 + phase) * slots + slot` of its flagged aggregates. */
+  seriesFlagged: Set<number>;
 }
 
 /** A PQ rollup whose counts the period can be summed from (whole days or hours). */
@@ -34,69 +49,168 @@ export type CountsTable = "pq_1d" | "pq_1h";
 /**
  * Where the counts of `[from, to)` can be summed from: the daily rollup over whole UTC days (an
  * ISO week: 24 times fewer rows), the hourly one over whole hours; null when the period is
- * neither or the limits are not EN 50160's harmonics (the counted ones).
+ * neither or the limits are not EN 50160's harmonics and unbalance (the counted ones).
  */
 export function countsTable(limits: LimitSet, from: Date, to: Date): CountsTable | null {
   type Order = keyof typeof COUNTED_HARMONICS;
-  const counted = HARMONIC_ORDERS.every((o) =>
-    limits.harmonics.maxPct[o as Order] === COUNTED_HARMONICS[o as Order]
-  );
+  const counted = limits.unbalance.max === COUNTED_UNBALANCE &&
+    HARMONIC_ORDERS.every((o) =>
+      limits.harmonics.maxPct[o as Order] === COUNTED_HARMONICS[o as Order]
+    );
   const whole = (ms: number) => from.getTime() % ms === 0 && to.getTime() % ms === 0;
   return !counted ? null : whole(DAY_MS) ? "pq_1d" : whole(HOUR_MS) ? "pq_1h" : null;
 }
 
 /**
- * Fills `target.valid` and `target.above` for the batch `router` routes from the counts of
- * `table` that `where` selects. Returns the feeders (indices in the batch) whose counts do not
- * stand for the records the load streamed: the caller reads their values.
+ * Fills the counts and Plt of `target` for the batch `router` routes over `[from, to)` (`where`
+ * selects the period's rows of the batch's series; `unbalancePhase` per feeder: the phase that
+ * carries its unbalance, -1: none). Returns the feeders (indices in the batch) whose counts do
+ * not stand for their records: the caller reads their values.
  */
-export async function readHarmonicCounts(
+export async function readCounts(
   connection: DuckDBConnection,
   table: CountsTable,
+  from: Date,
   where: string,
   router: Router,
+  unbalancePhase: Int8Array,
   target: CountTarget,
   signal?: AbortSignal,
 ): Promise<Set<number>> {
-  // Per feeder and phase: the rollup's records (-1: no row) and flagged records.
-  const records = new Int32Array(target.records.length).fill(-1);
-  const flagged = new Int32Array(target.records.length);
+  const size = target.flagged.length / target.slots * PHASES;
+  // Per feeder and phase: the records and those in flagged slots as stored (`records`,
+  // `flaggedRecords`), as `table` counted them and as the hourly rollup holds them (-1: no row).
+  const records = new Int32Array(size);
+  const flaggedRecords = new Int32Array(size);
+  const rolledUp = new Int32Array(size).fill(-1);
+  const rolledUpFlagged = new Int32Array(size);
+  const hourly = new Int32Array(size);
   const stale = new Set<number>();
-  await streamChunks(
-    connection,
-    `SELECT series_id, sum(n)::INTEGER, (count(*) FILTER (WHERE n_flagged IS NULL))::INTEGER, ${
-      COUNT_COLUMNS.map((c) => `sum(${c})::INTEGER`).join(", ")
-    } FROM ${table} ${where} GROUP BY series_id`,
-    (chunk) => {
+  const each = async (
+    sql: string,
+    read: (f: number, p: number, r: number, cols: Int32Array[]) => void,
+  ) =>
+    await streamChunks(connection, sql, (chunk) => {
       const rows = chunk.rowCount;
       const ids = column(chunk, 0, rows, Int32Array, false).values;
-      const n = column(chunk, 1, rows, Int32Array, false).values;
-      const withoutCounts = column(chunk, 2, rows, Int32Array, false).values;
-      // NULL only where counts are missing: then the feeder is stale whatever the values.
-      const sums = COUNT_COLUMNS.map((_, k) =>
-        column(chunk, 3 + k, rows, Int32Array, false).values
+      const cols = Array.from(
+        { length: chunk.columnCount - 1 },
+        (_, k) => column(chunk, 1 + k, rows, Int32Array, false).values,
       );
       for (let r = 0; r < rows; r++) {
         const o = router.owner[ids[r]! - router.lo] ?? -1;
-        if (o < 0) continue;
-        const f = o >> 2;
-        const p = o & 3;
-        if (withoutCounts[r]) stale.add(f);
-        records[f * PHASES + p] = n[r]!;
-        flagged[f * PHASES + p] = sums[0]![r]!;
-        for (let k = 0; k < ORDERS; k++) {
-          const at = (f * ORDERS + k) * PHASES + p;
-          target.valid[at] = sums[1 + 2 * k]![r]!;
-          target.above[at] = sums[2 + 2 * k]![r]!;
-        }
+        if (o >= 0) read(o >> 2, o & 3, r, cols);
+      }
+    }, signal);
+  await each(
+    `SELECT series_id, sum(n)::INTEGER,
+       (count(*) FILTER (WHERE ${NEWEST_COUNT} IS NULL))::INTEGER,
+       ${COUNT_COLUMNS.map((c) => `sum(${c})::INTEGER`).join(", ")}
+     FROM ${table} ${where} GROUP BY series_id`,
+    (f, p, r, [n, withoutCounts, flagged, ...sums]) => {
+      // Sums are NULL only where counts are missing: then the feeder is stale whatever they hold.
+      if (withoutCounts![r]) stale.add(f);
+      rolledUp[f * PHASES + p] = n![r]!;
+      rolledUpFlagged[f * PHASES + p] = flagged![r]!;
+      for (let k = 0; k < ORDERS; k++) {
+        const at = (f * ORDERS + k) * PHASES + p;
+        target.valid[at] = sums[2 * k]![r]!;
+        target.above[at] = sums[2 * k + 1]![r]!;
+      }
+      if (p === unbalancePhase[f]) {
+        target.unbalanceCounts[f * 2] = sums[2 * ORDERS]![r]!;
+        target.unbalanceCounts[f * 2 + 1] = sums[2 * ORDERS + 1]![r]!;
+      }
+    },
+  );
+  // Plt: a device's Plt covers 2 hours, the block's highest value (of every record, flagged or
+  // not: the engine leaves flagged blocks out itself).
+  const { plt, blocks } = target;
+  await streamChunks(
+    connection,
+    `SELECT series_id, ((epoch_ms(slot) - ${from.getTime()}) // ${PLT_BLOCK_MS})::INTEGER, n::INTEGER,
+       plt FROM pq_1h ${where}`,
+    (chunk) => {
+      const rows = chunk.rowCount;
+      const ids = column(chunk, 0, rows, Int32Array, false).values;
+      const block = column(chunk, 1, rows, Int32Array, false).values;
+      const n = column(chunk, 2, rows, Int32Array, false).values;
+      const values = column(chunk, 3, rows, Float32Array);
+      for (let r = 0; r < rows; r++) {
+        const o = router.owner[ids[r]! - router.lo] ?? -1;
+        const b = block[r]!;
+        if (o < 0 || b < 0 || b >= blocks) continue;
+        const j = (o >> 2) * PHASES + (o & 3);
+        hourly[j]! += n[r]!;
+        const at = j * blocks + b;
+        const v = values.values[r]!;
+        if (isValid(values.mask, r) && !(plt[at]! >= v)) plt[at] = v;
       }
     },
     signal,
   );
-  for (let j = 0; j < records.length; j++) {
+  // The records as stored, and those in the slots their own aggregates flag.
+  await each(
+    `SELECT series_id, count(*)::INTEGER, count(f.series_id)::INTEGER
+     FROM pq_10min LEFT JOIN (SELECT series_id, slot FROM agg_10min ${where} AND flagged) f
+       USING (series_id, slot)
+     ${where} GROUP BY series_id`,
+    (f, p, r, [n, flagged]) => {
+      records[f * PHASES + p] = n![r]!;
+      flaggedRecords[f * PHASES + p] = flagged![r]!;
+    },
+  );
+  router.owner.forEach((o) => {
+    const j = (o >> 2) * PHASES + (o & 3);
     if (
-      target.records[j] !== Math.max(0, records[j]!) || target.flaggedRecords[j] !== flagged[j]
-    ) stale.add(Math.floor(j / PHASES));
-  }
+      o >= 0 && (Math.max(0, rolledUp[j]!) !== records[j] || hourly[j] !== records[j] ||
+        rolledUpFlagged[j] !== flaggedRecords[j])
+    ) stale.add(o >> 2);
+  });
+  for (const f of await recordsInGaps(connection, from, router, target, signal)) stale.add(f);
   return stale;
+}
+
+/**
+ * The feeders with a record in a slot that their aggregates flag but not those of the record's
+ * own series (a dip on one phase): the rollups counted that record, the engine leaves it out.
+ */
+async function recordsInGaps(
+  connection: DuckDBConnection,
+  from: Date,
+  { lo, owner }: Router,
+  { slots, flagged, seriesFlagged }: CountTarget,
+  signal?: AbortSignal,
+): Promise<Set<number>> {
+  // Each feeder's flagged slots.
+  const flaggedSlots: number[][] = [];
+  for (let j = 0; j < flagged.length; j++) {
+    if (flagged[j]) (flaggedSlots[Math.floor(j / slots)] ??= []).push(j % slots);
+  }
+  const ids: number[] = [];
+  const micros: number[] = [];
+  owner.forEach((o, k) => {
+    if (o < 0) return;
+    const base = ((o >> 2) * PHASES + (o & 3)) * slots;
+    for (const i of flaggedSlots[o >> 2] ?? []) {
+      if (!seriesFlagged.has(base + i)) {
+        ids.push(lo + k), micros.push((from.getTime() + i * SLOT_MS) * 1000);
+      }
+    }
+  });
+  const feeders = new Set<number>();
+  if (!ids.length) return feeders;
+  await streamChunks(
+    connection,
+    `SELECT DISTINCT series_id FROM pq_10min SEMI JOIN (SELECT unnest([${ids.join(",")}]) AS id,
+       make_timestamp(unnest([${micros.join(",")}])) AS slot) g
+       ON series_id = g.id AND pq_10min.slot = g.slot`,
+    (chunk) => {
+      const rows = chunk.rowCount;
+      const found = column(chunk, 0, rows, Int32Array, false).values;
+      for (let r = 0; r < rows; r++) feeders.add(owner[found[r]! - lo]! >> 2);
+    },
+    signal,
+  );
+  return feeders;
 }

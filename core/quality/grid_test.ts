@@ -15,11 +15,13 @@ Deno.test("evaluateGridWeek() gives the engine's results of loadComplianceInputs
   const c = await instance.connect();
   try {
     for (const statement of DDL) await c.run(statement);
-    // 7 feeders x 3 phases over a week: noise, NULLs, missing slots, flags, low voltages on
-    // feeder 2, a high 5th harmonic on feeder 4; feeder 6 has no series; ids are not in order.
+    // 8 feeders x 3 phases over a week: noise, NULLs, missing slots, flags, low voltages on
+    // feeder 2, a high 5th harmonic on feeder 4, high unbalance on feeder 8 (series 20: its
+    // first phase, L1 has none) and on phases that do not carry the unbalance (series 5, 21);
+    // feeder 6 has no series; ids are not in order.
     const noise = (k: number) => `((hash(s, slot, ${k}) % 1000) / 1000.0)`;
     const time = `make_timestamp(${FROM * 1000}::BIGINT + slot * 600000000)`;
-    const rows = `FROM range(1, 19) a(s), range(1008) b(slot) WHERE hash(s, slot) % 97 <> 0`;
+    const rows = `FROM range(1, 22) a(s), range(1008) b(slot) WHERE hash(s, slot) % 97 <> 0`;
     await c.run(`INSERT INTO agg_10min (series_id, slot, n, u_rms, thd_u, f_min, f_max, flagged)
       SELECT s, ${time}, 30,
         CASE WHEN hash(s, slot, 1) % 200 = 0 THEN NULL
@@ -40,7 +42,10 @@ Deno.test("evaluateGridWeek() gives the engine's results of loadComplianceInputs
     );
     await c.run(`INSERT INTO pq_10min (series_id, slot, origin, windows, n_h, n_unbalance,
         unbalance, pst, plt, ${HARMONIC_ORDERS.map((h) => `h${h}`).join(", ")})
-      SELECT s, ${time}, 1, 0, 0, 0, 0.5 + ${noise(7)}, 0.4, 0.3 + 0.5 * ${noise(8)},
+      SELECT s, ${time}, 1, 0, 0, 0,
+        CASE WHEN s IN (5, 21) OR (s = 20 AND slot % 12 = 0) THEN 2.5
+             WHEN s = 20 AND slot % 50 = 1 THEN 2.0 ELSE 0.5 + ${noise(7)} END,
+        0.4, CASE WHEN s = 7 AND slot % 36 = 5 THEN 1.2 ELSE 0.3 + 0.5 * ${noise(8)} END,
         ${harmonics.join(", ")}
       ${rows}`);
     const feeder = (ids: (number | undefined)[]) => ({
@@ -56,14 +61,12 @@ Deno.test("evaluateGridWeek() gives the engine's results of loadComplianceInputs
       feeder([7, 8, 9]),
       feeder([undefined, undefined, undefined]),
       feeder([13, 14, undefined]),
+      feeder([undefined, 20, 21]),
     ];
     const expected = (await loadComplianceInputs(c, feeders, new Date(FROM), new Date(TO)))
       .map((input) => evaluateCompliance(input));
-    const grid = (batchSize: number, harmonicCounts = true) =>
-      evaluateGridWeek(c, feeders, new Date(FROM), new Date(TO), undefined, {
-        batchSize,
-        harmonicCounts,
-      });
+    const grid = (batchSize: number, counts = true) =>
+      evaluateGridWeek(c, feeders, new Date(FROM), new Date(TO), undefined, { batchSize, counts });
     // Before any rollup the counts are missing: the values are read.
     for (const batchSize of [1, 3, 250]) {
       const result = await grid(batchSize);
@@ -101,12 +104,30 @@ Deno.test("evaluateGridWeek() gives the engine's results of loadComplianceInputs
     const late = await grid(3);
     assert.deepEqual(late.results, behind, "rollup behind");
     assert.equal(late.countedFeeders, feeders.length - 1, "only the feeder of series 11 is read");
+    // A dip on one phase (series 16 flagged, 17 and 18 not), rolled up: the records of 17 and 18
+    // in that slot are in the rollups' counts but out of the engine's: the feeder is read.
+    const dip = (FROM + 500 * 600_000) * 1000;
+    await c.run(`INSERT OR REPLACE INTO agg_10min (series_id, slot, n, u_rms, flagged)
+      VALUES (16, make_timestamp(${dip}), 30, 150, true)`);
+    await rollups.markFlagged([dip / 1000]);
+    await rollups.flush();
+    const oneDip = (await loadComplianceInputs(c, feeders, new Date(FROM), new Date(TO)))
+      .map((input) => evaluateCompliance(input));
+    const dipped = await grid(250);
+    assert.deepEqual(dipped.results, oneDip, "one phase flagged");
+    assert.equal(dipped.countedFeeders, feeders.length - 2, "series 11's and 16's feeders read");
     const h2 = expected[0]!.parameters.find((p) => p.parameter === "h2")!;
     assert.ok(h2.n1 > 0 && h2.passed, "h2 above its limit in a few slots, on it in many");
     assert.equal(expected[1]!.parameters[0]!.passed, false, "feeder 2: voltage fails");
     assert.equal(expected[3]!.parameters.find((p) => p.parameter === "h5")!.passed, false);
     assert.equal(expected[2]!.passed, true);
     assert.equal(expected[5]!.passed, null, "no series: not evaluable");
+    const flicker = expected[4]!.parameters.find((p) => p.parameter === "flicker")!;
+    assert.deepEqual([flicker.worstPhase, flicker.passed], ["L1", false], "Plt of series 7");
+    const unbalance = (k: number) =>
+      expected[k]!.parameters.find((p) => p.parameter === "unbalance")!;
+    assert.equal(unbalance(7).passed, false, "feeder 8: unbalance of its L2 above 2 % in 1 of 12");
+    assert.equal(unbalance(1).passed, true, "feeder 2: its L2's high unbalance is not its own");
   } finally {
     c.closeSync();
     instance.closeSync();

@@ -10,7 +10,11 @@ import type { Series } from "../en50160/_count.ts";
 import { HARMONIC_ORDERS } from "../ingest/schema.ts";
 import { SLOT_MS } from "../ingest/store.ts";
 
-/** Which series hold the node's phases L1..L3 (undefined: the phase never reported). */
+/**
+ * Which series hold the node's phases L1..L3 (undefined: the phase never reported). Unbalance,
+ * a quantity of the three-phase supply that a cell reports with each phase's record, is read
+ * from the node's first series (`unbalancePhase`).
+ */
 export interface NodeSeries {
   phases: readonly (number | undefined)[];
   nominalVoltage: number;
@@ -18,6 +22,9 @@ export interface NodeSeries {
 }
 
 const SLOTS_PER_PLT = 12;
+
+/** The phase whose records carry the node's unbalance: its first series (-1: none). */
+export const unbalancePhase = (node: NodeSeries) => node.phases.findIndex((id) => id !== undefined);
 /** FLOAT as stored: Float32Array holds every value exactly, at half the memory. */
 const nanArray = (n: number) => new Float32Array(n).fill(NaN);
 
@@ -69,12 +76,12 @@ export async function loadComplianceInputs(
   const inputs = nodes.map((node) => emptyInput(node, from, to, slots));
   // Every series read, by a dense index: its node's input and its phase.
   const index = new Map<number, number>();
-  const owners: [input: ComplianceInput, phase: number][] = [];
+  const owners: [input: ComplianceInput, phase: number, unbalance: boolean][] = [];
   nodes.forEach((node, k) =>
     node.phases.forEach((id, phase) => {
       if (id === undefined || index.has(id)) return;
       index.set(id, owners.length);
-      owners.push([inputs[k]!, phase]);
+      owners.push([inputs[k]!, phase, phase === unbalancePhase(node)]);
     })
   );
   if (!owners.length) return inputs;
@@ -128,17 +135,14 @@ export async function loadComplianceInputs(
       for (let r = 0; r < rows; r++) {
         const o = owner[r]!;
         if (o < 0) continue;
-        const [input, phase] = owners[o]!;
+        const [input, phase, carriesUnbalance] = owners[o]!;
         const slot = slotOf[r]!;
         // A device's Plt covers 2 hours: keep the highest value reported within the block.
         const block = Math.floor(slot / SLOTS_PER_PLT);
         if (plt.valid(r) && !(input.plt[phase]![block]! >= plt.values[r]!)) {
           input.plt[phase]![block] = plt.values[r]!;
         }
-        // Unbalance is per node: the first value of the slot.
-        if (Number.isNaN(input.unbalance[slot]!) && unbalance.valid(r)) {
-          input.unbalance[slot] = unbalance.values[r]!;
-        }
+        if (carriesUnbalance && unbalance.valid(r)) input.unbalance[slot] = unbalance.values[r]!;
       }
     },
   );

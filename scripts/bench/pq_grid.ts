@@ -1,15 +1,15 @@
 /**
  * The grid-wide compliance week (issue 14: "a whole grid of 2,000 nodes evaluated for a week
- * (load + evaluate) <= 2 s"): `evaluateGridWeek` (core/quality/grid.ts: counted columnar scans,
- * one per table and batch of 250 feeders, flat pooled arrays, the harmonics from the hourly
- * counts the PQ rollup keeps as the slots close) over the week of `sizes.complianceNodes` nodes
+ * (load + evaluate) <= 2 s"): `evaluateGridWeek` (core/quality/grid.ts: one columnar scan of the
+ * aggregates for the whole grid, flat pooled arrays, the PQ records' harmonics, unbalance and
+ * Plt from what the PQ rollups keep as the slots close) over the week of `sizes.complianceNodes` nodes
  * the EN 50160 benchmark writes, its load and evaluation timed apart, against baselines of the
  * same run on the same file: a plain DuckDB scan of every column the values load reads (the floor
  * of any load that reads the harmonic values), the same in one pass (one batch of every feeder),
- * the same evaluation reading the harmonic values (the load before the counts) and the
+ * the same evaluation reading the PQ records' values (the load before the counts) and the
  * per-node-batch `loadComplianceInputs` (200 nodes per IN-list query) the reports use. The
- * week's hourly counts are rolled up first (timed apart: at ingest this is spread over the week's
- * slot closes), and the counted results are checked equal to the values' results.
+ * week's rollups are made first (timed apart: at ingest this is spread over the week's slot
+ * closes), and the counted results are checked equal to the values' results.
  */
 import {
   EN50160_LV,
@@ -63,18 +63,18 @@ export async function benchPqGrid(dir: string, sizes: Sizes): Promise<Result[]> 
       await c.run(`SELECT count(*), sum(series_id), sum(epoch_ms(slot)), sum(plt), sum(unbalance),
         ${HARMONIC_ORDERS.map((h) => `sum(h${h})`).join(", ")} FROM pq_10min WHERE ${period}`);
     });
-    // Harmonics counted (A) and read as values (B, the load before the counts) in the order
+    // Records from the rollups (A) and read as values (B, the load before the counts) in the order
     // A B B A: on a shared machine the load drifts within a run, so each figure is the mean of
     // its two runs. Then one pass (one batch of every feeder).
     const counted: GridEvaluation[] = [];
     const values: GridEvaluation[] = [];
     for (const which of ["A", "B", "B", "A"]) {
-      const harmonicCounts = which === "A";
-      const run = await evaluateGridWeek(c, feeders, from, to, EN50160_LV, { harmonicCounts });
-      (harmonicCounts ? counted : values).push(run);
+      const counts = which === "A";
+      const run = await evaluateGridWeek(c, feeders, from, to, EN50160_LV, { counts });
+      (counts ? counted : values).push(run);
     }
     if (counted[0]!.countedFeeders !== feeders.length) {
-      throw new Error("the hourly counts did not stand for the values");
+      throw new Error("the rollups did not stand for the values");
     }
     deepStrictEqual(counted[0]!.results, values[0]!.results);
     const mean = (runs: GridEvaluation[], part: "loadMs" | "evaluateMs") =>
