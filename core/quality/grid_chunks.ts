@@ -8,6 +8,40 @@ import type { DuckDBConnection, DuckDBDataChunk } from "@duckdb/node-api";
 
 export const PHASES = 3;
 
+/**
+ * Runs each of `sqls` as a materialized result, the next one running while the chunks of the
+ * current one go to `read`: DuckDB's threads fill a result in one go, where a streamed result
+ * costs a round trip per 2,048-row chunk (three times the scan itself). For results of tens of
+ * MB at most: split a larger one (`idRanges`).
+ */
+export async function readResults(
+  connection: DuckDBConnection,
+  sqls: readonly string[],
+  read: (chunk: DuckDBDataChunk) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  let next = sqls.length ? connection.run(sqls[0]!) : null;
+  try {
+    for (let k = 0; next; k++) {
+      const result = await next;
+      next = k + 1 < sqls.length ? connection.run(sqls[k + 1]!) : null;
+      signal?.throwIfAborted();
+      for (let c = 0; c < result.chunkCount; c++) read(result.getChunk(c));
+    }
+  } finally {
+    // A query still running when a read failed: its result or error is of no use.
+    next?.catch(() => undefined);
+  }
+}
+
+/** `[lo, hi]` cut into `parts` ranges (fewer when it holds fewer ids), in order. */
+export function idRanges(lo: number, hi: number, parts: number): [number, number][] {
+  const step = Math.ceil((hi - lo + 1) / Math.max(1, parts));
+  const ranges: [number, number][] = [];
+  for (let a = lo; a <= hi; a += step) ranges.push([a, Math.min(hi, a + step - 1)]);
+  return ranges;
+}
+
 /** Runs `sql` as a streamed result: each chunk to `read` while the next one is fetched. */
 export async function streamChunks(
   connection: DuckDBConnection,
@@ -30,7 +64,9 @@ export async function streamChunks(
  * Column `index` of `chunk`: its values and its validity mask (null: no NULL in it; not asked
  * for a column that cannot hold NULL, `nullable` false: each native buffer costs a call).
  */
-export function column<T extends typeof Int32Array | typeof Float32Array | typeof Uint8Array>(
+export function column<
+  T extends typeof Int32Array | typeof Float32Array | typeof Uint16Array | typeof Uint8Array,
+>(
   chunk: DuckDBDataChunk,
   index: number,
   rows: number,
