@@ -1,6 +1,7 @@
 /**
  * The whole grid's week for the compliance view: each feeder of each node with a cell evaluated
- * by the core (`evaluateGridWeek`: one columnar scan per table and batch of feeders), then one
+ * by the core (`evaluateGridWeek`: the aggregates in one columnar pass, the PQ records from the
+ * rollups where they stand for them), then one
  * verdict per node: not passed when any feeder failed, passed when every feeder passed, else not
  * evaluable; the failing parameters of all its feeders; its lowest data availability.
  */
