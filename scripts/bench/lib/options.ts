@@ -53,7 +53,7 @@ export function sizesFor(quick: boolean): Sizes {
     appenderTicks: 20,
     ingestCells: 5_000,
     protocol: 2,
-    ingestTicks: 1,
+    ingestTicks: 3,
     ingestWindowsPerBatch: 30,
     ingestRounds: 1,
     concurrency: 8,
