@@ -4,15 +4,14 @@ import type { NodeStateChanged } from "../monitoring/mod.ts";
 import type { CurrentUserDto } from "../users/mod.ts";
 import type { Mailer, MailMessage } from "./mailer.ts";
 import { notificationLine } from "./mail_texts.ts";
+import { channelsFor, startProducers } from "./producers.ts";
 import {
-  channelsFor,
   coalesceNodeChanges,
   ioAnnouncement,
   lockoutAnnouncement,
   reportAnnouncement,
   scadaAnnouncement,
-  startProducers,
-} from "./producers.ts";
+} from "./announcements.ts";
 import { type NotificationDto, NotificationsService } from "./service.ts";
 
 const logger = createLogger("error");
