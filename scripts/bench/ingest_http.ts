@@ -87,7 +87,12 @@ function watchAggregation(bench: BenchPlatform): { ms: number; runs: number } {
 }
 
 /** Measures both batch shapes for `sizes.ingestCells` cells; returns the table rows. */
-export async function benchIngestHttp(bench: BenchPlatform, sizes: Sizes): Promise<Result[]> {
+export async function benchIngestHttp(
+  bench: BenchPlatform,
+  sizes: Sizes,
+  /** Appended to every row's name (a variant of the platform's set-up); no comparison keys. */
+  variant = "",
+): Promise<Result[]> {
   const worker = new CellProcess();
   const aggregation = watchAggregation(bench);
   const cells = bench.cells;
@@ -172,64 +177,68 @@ export async function benchIngestHttp(bench: BenchPlatform, sizes: Sizes): Promi
     const engine = ratioAtLeast(0.1, ">= 0.1 x engine");
     return [
       {
-        name: `HTTP ingest, 1 window/batch, ${n} cells`,
+        name: `HTTP ingest, 1 window/batch, ${n} cells` + variant,
         value: single,
         unit: "rows/s",
-        key: "ingest.single",
+        key: variant ? undefined : "ingest.single",
         basis: { kind: "engine", rowsPerSec: single },
         target: engine,
       },
       {
-        name: `  real-time factor at ${n} cells, 1 window/batch, ${sizes.concurrency} in flight`,
+        name: `  real-time factor at ${n} cells, 1 window/batch, ${sizes.concurrency} in flight` +
+          variant,
         value: realTimeFactor(single, n),
         unit: "x",
         target: atLeast(10, ">= 10 x at 5,000 cells"),
         scaled,
       },
       {
-        name: `  tick of ${n} cells (${rowsPerTick(n) / 1000}k rows) over HTTP, p99`,
+        name: `  tick of ${n} cells (${rowsPerTick(n) / 1000}k rows) over HTTP, p99` + variant,
         value: summarize(ticks.map((s) => s.sendMs)).p99,
         unit: "ms",
         scaled,
       },
       {
-        name: `HTTP ingest, 1 window/batch, ${n} cells, ${WIDE_CONCURRENCY} requests in flight`,
+        name: `HTTP ingest, 1 window/batch, ${n} cells, ${WIDE_CONCURRENCY} requests in flight` +
+          variant,
         value: wideRate,
         unit: "rows/s",
         basis: { kind: "engine", rowsPerSec: wideRate },
         target: engine,
       },
       {
-        name: `  real-time factor at ${n} cells, 1 window/batch, ${WIDE_CONCURRENCY} in flight`,
+        name: `  real-time factor at ${n} cells, 1 window/batch, ${WIDE_CONCURRENCY} in flight` +
+          variant,
         value: realTimeFactor(wideRate, n),
         unit: "x",
         target: atLeast(25, ">= 25 x at 5,000 cells"),
         scaled,
       },
       {
-        name: `  acknowledgement of a tick of ${n} cells, ${WIDE_CONCURRENCY} in flight, p99`,
+        name: `  acknowledgement of a tick of ${n} cells, ${WIDE_CONCURRENCY} in flight, p99` +
+          variant,
         value: summarize(wide.map((s) => s.sendMs)).p99,
         unit: "ms",
         target: atMost(1000, "<= 1 s at 5,000 cells"),
         scaled,
       },
       {
-        name: `HTTP ingest, ${perBatch} windows/batch, ${n} cells`,
+        name: `HTTP ingest, ${perBatch} windows/batch, ${n} cells` + variant,
         value: multi,
         unit: "rows/s",
-        key: "ingest.multi",
+        key: variant ? undefined : "ingest.multi",
         basis: { kind: "engine", rowsPerSec: multi },
         target: engine,
       },
       {
-        name: `  real-time factor at ${n} cells, ${perBatch} windows/batch`,
+        name: `  real-time factor at ${n} cells, ${perBatch} windows/batch` + variant,
         value: realTimeFactor(multi, n),
         unit: "x",
         scaled,
       },
       {
         name: `  real-time factor at 20,000 cells, 1 window/batch, ${WIDE_CONCURRENCY} in flight` +
-          (n === 20_000 ? "" : " (extrapolated from this throughput)"),
+          (n === 20_000 ? "" : " (extrapolated from this throughput)") + variant,
         value: realTimeFactor(wideRate, 20_000),
         unit: "x",
         target: atLeast(6, ">= 6 x at 20,000 cells"),

@@ -50,19 +50,38 @@ async function ingest(pool: pg.Pool, cells: number, windows: number[], concurren
 }
 
 /** Runs the PostgreSQL figures; an unreachable server gives one clear line and no rows. */
-export async function benchPostgres(sizes: Sizes): Promise<Result[]> {
+/**
+ * Runs `fn` with the URL of a new database on the local PostgreSQL server, dropped after it; null
+ * (and a line saying so) when no server answers.
+ */
+export async function withTemporaryDatabase<T>(
+  fn: (url: string) => Promise<T>,
+): Promise<T | null> {
   const admin = new pg.Client({ connectionString: adminUrl() });
   try {
     await admin.connect();
   } catch (error) {
     console.log(`  PostgreSQL not available (${(error as Error).message}): skipped`);
-    return [];
+    return null;
   }
   const name = `gw_bench_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl());
-  url.pathname = `/${name}`;
-  const pool = new pg.Pool({ connectionString: url.toString(), max: sizes.concurrency });
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(adminUrl());
+    url.pathname = `/${name}`;
+    return await fn(url.toString());
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+export async function benchPostgres(sizes: Sizes): Promise<Result[]> {
+  return await withTemporaryDatabase((url) => benchPostgresIn(url, sizes)) ?? [];
+}
+
+async function benchPostgresIn(url: string, sizes: Sizes): Promise<Result[]> {
+  const pool = new pg.Pool({ connectionString: url, max: sizes.concurrency });
   try {
     const version = (await pool.query("SHOW server_version")).rows[0].server_version;
     for (const statement of PG_DDL) await pool.query(statement);
@@ -116,7 +135,5 @@ export async function benchPostgres(sizes: Sizes): Promise<Result[]> {
     ];
   } finally {
     await pool.end();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
   }
 }

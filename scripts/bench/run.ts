@@ -23,7 +23,7 @@ import { RssSampler } from "./lib/memory.ts";
 import { selectedSteps, sizesFor } from "./lib/options.ts";
 import { startBenchPlatform } from "./lib/platform.ts";
 import { atMost, type Result, resultTable } from "./lib/report.ts";
-import { benchPostgres } from "./postgres.ts";
+import { benchPostgres, withTemporaryDatabase } from "./postgres.ts";
 import { benchPqGrid } from "./pq_grid.ts";
 import { benchStatistics } from "./statistics.ts";
 import { benchTriggers } from "./triggers.ts";
@@ -97,6 +97,25 @@ try {
   } else if (only.has("grid-status-http")) {
     await step("grid status over HTTP", () => benchGridStatusServed(`${dir}/platform`, sizes));
   }
+  // The same with the relational data on a PostgreSQL server (DATABASE_URL) instead of PGlite, as
+  // a utility of this size would run it: no PostgreSQL in WebAssembly on the server's thread.
+  const ingestPgPhase = `HTTP ingest, ${sizes.ingestCells} cells, PostgreSQL server`;
+  if (only.has("ingest-pg")) {
+    await step(ingestPgPhase, async () =>
+      await withTemporaryDatabase(async (url) => {
+        const bench = await startBenchPlatform(`${dir}/platform-pg`, sizes.ingestCells, undefined, {
+          DATABASE_URL: url,
+        });
+        try {
+          console.log(
+            `  set-up: ${bench.cells.length} cells in ${bench.setupSeconds.toFixed(1)} s`,
+          );
+          return await benchIngestHttp(bench, sizes, " (PostgreSQL server)");
+        } finally {
+          await bench.close();
+        }
+      }) ?? []);
+  }
   if (only.has("ingest-mqtt")) {
     await step(
       `MQTT ingest, ${sizes.ingestCells} cells`,
@@ -126,6 +145,15 @@ try {
     results.push({
       name: `Peak RSS during the HTTP ingest of ${sizes.ingestCells} cells`,
       value: sampler.peakOf(ingestPhase) / MB,
+      unit: "MB",
+      target: atMost(1024, "<= 1 GB (5,000 cells, 1 h)"),
+      scaled: sizes.ingestCells < 5_000,
+    });
+  }
+  if (only.has("ingest-pg") && sampler.peakOf(ingestPgPhase) > 0) {
+    results.push({
+      name: `Peak RSS during the HTTP ingest of ${sizes.ingestCells} cells (PostgreSQL server)`,
+      value: sampler.peakOf(ingestPgPhase) / MB,
       unit: "MB",
       target: atMost(1024, "<= 1 GB (5,000 cells, 1 h)"),
       scaled: sizes.ingestCells < 5_000,

@@ -99,6 +99,7 @@ export const realTimeFactor = (rowsPerSec: number, cells: number) =>
 /** The benchmark steps `--only` can name (comma-separated), in run order. */
 export const STEPS = [
   "ingest",
+  "ingest-pg",
   "ingest-mqtt",
   "grid-status-http",
   "grid-page",
