@@ -92,6 +92,8 @@ export async function benchIngestHttp(
   sizes: Sizes,
   /** Appended to every row's name (a variant of the platform's set-up); no comparison keys. */
   variant = "",
+  /** Told when the cells start streaming (1 window per batch) and when the backlog starts. */
+  phase: (name: "streaming" | "backlog") => void = () => {},
 ): Promise<Result[]> {
   const worker = new CellProcess();
   const aggregation = watchAggregation(bench);
@@ -122,6 +124,7 @@ export async function benchIngestHttp(
     console.log(formatBreakdown(label, await memoryBreakdown(bench.platform)));
   try {
     await memory("after set-up");
+    phase("streaming");
     checkComplete("the warm-up", await worker.run(job([tickStart - WINDOW_MS])));
     await memory("after the warm-up tick (first contact)");
     const ticks: IngestStats[] = [];
@@ -140,6 +143,7 @@ export async function benchIngestHttp(
       wide.push(stats);
     }
     await memory(`after ${sizes.ingestTicks} ticks with ${WIDE_CONCURRENCY} in flight`);
+    phase("backlog");
     const rounds: IngestStats[] = [];
     for (let r = 0; r < sizes.ingestRounds; r++) {
       const first = multiStart + r * perBatch * WINDOW_MS;

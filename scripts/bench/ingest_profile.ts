@@ -7,12 +7,19 @@
  * per request (all threads: DuckDB's too). Run the server side under `--cpu-prof` to profile:
  *
  *   npx deno run -A --v8-flags=--max-old-space-size=4096 scripts/bench/ingest_profile.ts \
- *     --cells=2000 --ticks=10 --mode=inproc [--stub-store] [--concurrency=64]
+ *     --cells=2000 --ticks=10 --mode=inproc [--stub-store] [--concurrency=64] \
+ *     [--database-url=postgres://...]
+ *
+ * It also samples the process's RSS (every 200 ms) and prints its peak and where the memory is
+ * every 30 ticks (10 minutes of the cells' time): `--cells=5000 --ticks=180 --mode=http`
+ * streams an hour.
+ * `--database-url` puts the relational data on a PostgreSQL server instead of PGlite.
  */
 import process from "node:process";
 import { generateBatch } from "../../core/simulator/mod.ts";
 import { WINDOW_MS } from "../../core/simulator/mod.ts";
 import { CellProcess } from "./ingest_http.ts";
+import { formatBreakdown, memoryBreakdown } from "./ingest_memory.ts";
 import { startBenchPlatform } from "./lib/platform.ts";
 import { mapBounded } from "./lib/timing.ts";
 import { SEED } from "./lib/workload.ts";
@@ -24,9 +31,19 @@ const ticks = Number(arg("ticks", "10"));
 const mode = arg("mode", "inproc");
 const concurrency = Number(arg("concurrency", "64"));
 const stub = Deno.args.includes("--stub-store");
+const databaseUrl = arg("database-url", "");
 
 const dir = await Deno.makeTempDir({ prefix: "gridwatch-profile-" });
-const bench = await startBenchPlatform(`${dir}/platform`, cellCount);
+const bench = await startBenchPlatform(
+  `${dir}/platform`,
+  cellCount,
+  undefined,
+  databaseUrl ? { DATABASE_URL: databaseUrl } : {},
+);
+let peakRss = 0;
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, Deno.memoryUsage().rss);
+}, 200);
 const store = bench.platform.services.measurements;
 if (stub) {
   store.append = (_cell, batch) =>
@@ -93,6 +110,10 @@ for (let t = 0; t < ticks + 1; t++) {
   const cpuPerRequest = (used.user + used.system) / 1000 / cellCount;
   // The first tick is the cells' first contact (credential hashes, new series): not counted.
   if (t > 0) results.push({ ms, cpuPerRequest });
+  if (t % 30 === 0) {
+    const breakdown = formatBreakdown(`after tick ${t}`, await memoryBreakdown(bench.platform));
+    console.log(`${breakdown}; peak RSS so far ${(peakRss / 1024 / 1024).toFixed(0)} MB`);
+  }
   if (t === 0) console.log(`steady ticks from ${performance.now().toFixed(0)} ms after start`);
   console.log(
     `tick ${t}: ${ms.toFixed(0)} ms (${(ms / cellCount * 1000).toFixed(0)} us/request wall), ` +
@@ -106,6 +127,8 @@ console.log(
   `mean tick ${mean.toFixed(0)} ms = ${(mean / cellCount * 1000).toFixed(0)} us/request; ` +
     `real-time factor at 5,000 cells ${(WINDOW_MS / (mean * 5000 / cellCount)).toFixed(2)} x`,
 );
+console.log(`peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MB`);
+clearInterval(sampler);
 await worker?.terminate();
 await bench.close();
 await Deno.remove(dir, { recursive: true }).catch(() => undefined);

@@ -22,7 +22,7 @@ import { comparisons } from "./lib/compare.ts";
 import { RssSampler } from "./lib/memory.ts";
 import { selectedSteps, sizesFor } from "./lib/options.ts";
 import { startBenchPlatform } from "./lib/platform.ts";
-import { atMost, type Result, resultTable } from "./lib/report.ts";
+import { type Result, resultTable } from "./lib/report.ts";
 import { benchPostgres, withTemporaryDatabase } from "./postgres.ts";
 import { benchPqGrid } from "./pq_grid.ts";
 import { benchStatistics } from "./statistics.ts";
@@ -86,7 +86,12 @@ try {
       const bench = await startBenchPlatform(`${dir}/platform`, sizes.ingestCells);
       try {
         console.log(`  set-up: ${bench.cells.length} cells in ${bench.setupSeconds.toFixed(1)} s`);
-        const ingest = await benchIngestHttp(bench, sizes);
+        const ingest = await benchIngestHttp(
+          bench,
+          sizes,
+          "",
+          (p) => sampler.phase(`${ingestPhase}, ${p}`),
+        );
         if (!only.has("grid-status-http")) return ingest;
         sampler.phase("grid status over HTTP");
         return [...ingest, ...await benchGridStatusHttp(bench, sizes)];
@@ -110,7 +115,12 @@ try {
           console.log(
             `  set-up: ${bench.cells.length} cells in ${bench.setupSeconds.toFixed(1)} s`,
           );
-          return await benchIngestHttp(bench, sizes, " (PostgreSQL server)");
+          return await benchIngestHttp(
+            bench,
+            sizes,
+            " (PostgreSQL server)",
+            (p) => sampler.phase(`${ingestPgPhase}, ${p}`),
+          );
         } finally {
           await bench.close();
         }
@@ -141,22 +151,24 @@ try {
   sampler.stop();
 
   results.push(...comparisons(results));
-  if (only.has("ingest")) {
+  // While the cells stream (1 window per batch) and during a 30-window backlog after an outage.
+  // Six ticks are two minutes of the cells' time: the bar (1 GB over an hour) is measured by
+  // ingest_profile.ts streaming 180 ticks (docs/benchmarks.md), so these rows have no verdict.
+  for (
+    const [step, phase, variant] of [
+      ["ingest", ingestPhase, ""],
+      ["ingest-pg", ingestPgPhase, " (PostgreSQL server)"],
+    ] as const
+  ) {
+    if (!only.has(step) || !sampler.peakOf(`${phase}, streaming`)) continue;
     results.push({
-      name: `Peak RSS during the HTTP ingest of ${sizes.ingestCells} cells`,
-      value: sampler.peakOf(ingestPhase) / MB,
+      name: `Peak RSS while ${sizes.ingestCells} cells stream over HTTP, 6 ticks${variant}`,
+      value: sampler.peakOf(`${phase}, streaming`) / MB,
       unit: "MB",
-      target: atMost(1024, "<= 1 GB (5,000 cells, 1 h)"),
-      scaled: sizes.ingestCells < 5_000,
-    });
-  }
-  if (only.has("ingest-pg") && sampler.peakOf(ingestPgPhase) > 0) {
-    results.push({
-      name: `Peak RSS during the HTTP ingest of ${sizes.ingestCells} cells (PostgreSQL server)`,
-      value: sampler.peakOf(ingestPgPhase) / MB,
+    }, {
+      name: `Peak RSS during their ${sizes.ingestWindowsPerBatch}-window backlog${variant}`,
+      value: sampler.peakOf(`${phase}, backlog`) / MB,
       unit: "MB",
-      target: atMost(1024, "<= 1 GB (5,000 cells, 1 h)"),
-      scaled: sizes.ingestCells < 5_000,
     });
   }
   results.push({ name: "Peak RSS of the whole run", value: sampler.peak / MB, unit: "MB" });
