@@ -168,6 +168,7 @@ export function evaluateCompliance(
   if (counted) checkCounts(counted, limits, slotCount - flagged);
   const [uLo, uHi, uLo100, uHi100] = deviationBounds(limits.voltage, input.nominalVoltage);
   const voltageShare = limits.voltage.sharePct;
+  const unbalanceShare = limits.unbalance.sharePct;
   const above =
     (max: number, sharePct: number) => <P extends Phase | null>(s: Series, phase: P) => {
       countAbove(s, upperLimit(max), indices, flagged);
@@ -186,11 +187,14 @@ export function evaluateCompliance(
     single(
       "unbalance",
       counted
-        ? fromCount(counted.unbalance[1]!, counted.unbalance[0]!, slotCount, flagged)(
-          limits.unbalance.sharePct,
-          null,
+        ? fromCount(
+          counted.unbalance[1]!,
+          counted.unbalance[0]!,
+          slotCount,
+          flagged,
+          unbalanceShare,
         )
-        : above(limits.unbalance.max, limits.unbalance.sharePct)(input.unbalance, null),
+        : above(limits.unbalance.max, unbalanceShare)(input.unbalance, null),
     ),
     perPhase("thd", input.thd, above(limits.thd.max, limits.thd.sharePct)),
   ];
@@ -200,19 +204,17 @@ export function evaluateCompliance(
     const share = limits.harmonics.sharePct;
     if (counted) {
       // Counted by the caller: the same counts the loop below makes from the values.
-      const byPhase = Array.from(
-        { length: phases },
-        (_, p) =>
-          fromCount(
-            counted.above[k * phases + p]!,
-            counted.valid[k * phases + p]!,
-            slotCount,
-            flagged,
-          )(
-            share,
-            PHASES[p]!,
-          ),
-      );
+      const byPhase = Array.from({ length: phases }, (_, p) => {
+        const at = k * phases + p;
+        return fromCount(
+          counted.above[at]!,
+          counted.valid[at]!,
+          slotCount,
+          flagged,
+          share,
+          PHASES[p]!,
+        );
+      });
       parameters.push(perPhase(`h${order}`, byPhase, (c) => c));
     } else {
       parameters.push(
@@ -224,17 +226,22 @@ export function evaluateCompliance(
 }
 
 /**
- * The counts and verdict of values counted by the caller: `above` of `valid` values present
+ * The counts and verdict of values counted by the caller: `above` of the `valid` values present
  * over the unflagged slots.
  */
-const fromCount =
-  (above: number, valid: number, slotCount: number, flagged: number) =>
-  <P extends Phase | null>(sharePct: number, phase: P) => {
-    COUNTS[0] = above;
-    COUNTS[1] = 0;
-    COUNTS[2] = slotCount - flagged - valid;
-    return fromCounts(slotCount, flagged, false, sharePct, phase);
-  };
+function fromCount<P extends Phase | null = null>(
+  above: number,
+  valid: number,
+  slotCount: number,
+  flagged: number,
+  sharePct: number,
+  phase: P = null as P,
+) {
+  COUNTS[0] = above;
+  COUNTS[1] = 0;
+  COUNTS[2] = slotCount - flagged - valid;
+  return fromCounts(slotCount, flagged, false, sharePct, phase);
+}
 
 /** Counts made against these limits, each one's values at most the unflagged slots. */
 function checkCounts(counts: RecordCounts, limits: LimitSet, unflagged: number): void {
