@@ -71,8 +71,10 @@ export function inputGate(limits: readonly BodyLimit[] = []): MiddlewareHandler<
     // Uploads (a module's own limit) are read by their module, which counts while reading.
     if (!json && !form && (declared !== null || rule)) return await next();
     const bytes = await readLimited(req, limit);
-    // A body read here is handed on as bytes: handlers and proxies read it as before.
-    c.req.raw = new Request(req, { body: bytes });
+    // A body read here is handed on as bytes: handlers and proxies read it as before. Not
+    // `new Request(req, ...)`: that copies the server's abort signal, whose legacy behaviour
+    // Deno 2.9.6 warns about on every start (nothing here listens to it).
+    c.req.raw = new Request(req.url, { method: req.method, headers: req.headers, body: bytes });
     if (json) {
       const parsed = parseJson(bytes);
       (c.req.bodyCache as { json?: Promise<unknown> }).json = Promise.resolve(parsed);
