@@ -19,7 +19,8 @@ export const EVENT_RATES = {
   interruptionsPerWeek: 0.05,
   dipResidualPct: [60, 85],
   dipDurationMs: [100, 800],
-  swellPeakPct: [110, 118],
+  /** Strictly above the 110 % swell threshold: a peak of exactly 110 % is no swell (it was sent). */
+  swellPeakPct: [110.5, 118],
   swellDurationMs: [100, 600],
   interruptionResidualPct: [0, 2.5],
   interruptionDurationMs: [2_000, 15_000],

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { classifyEvent } from "../events/classify.ts";
+import { THRESHOLDS } from "../events/tables.ts";
 import { cellPlan, windowContext } from "./_context.ts";
 import { Demand } from "./_demand.ts";
 import { protocolViolations } from "./_protocol_check.ts";
@@ -77,6 +79,23 @@ Deno.test("generateBatch() reports dips, swells and interruptions in range with 
     }
   }
   assert.deepEqual([...seen].sort(), ["DIP", "INTERRUPTION", "SWELL"]);
+});
+
+Deno.test("the simulated extremes lie in their family: the platform never refuses a cell's event", () => {
+  // The whole drawn range, ends included (the draw is clamped to them): a swell of exactly 110 %
+  // was refused with ingest.eventInconsistent.
+  assert.ok(EVENT_RATES.swellPeakPct[0] > THRESHOLDS.swellStartPct);
+  assert.ok(EVENT_RATES.dipResidualPct[1] < THRESHOLDS.dipStartPct);
+  assert.ok(EVENT_RATES.dipResidualPct[0] >= THRESHOLDS.interruptionPct);
+  assert.ok(EVENT_RATES.interruptionResidualPct[1] < THRESHOLDS.interruptionPct);
+  for (const { cell, windows } of found) {
+    for (const w of windows) {
+      for (const e of batchAt(cell, w).events) {
+        const classified = classifyEvent(e);
+        if (e.type !== "RVC") assert.equal(classified.reclassified, null, e.id);
+      }
+    }
+  }
 });
 
 Deno.test("generateBatch() draws a few dips a week per cell and rarer swells", () => {
