@@ -6,13 +6,15 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --loglevel=error
 COPY . .
 RUN npx vite build --config web/vite.config.ts && npm prune --omit=dev --no-audit --no-fund \
- && npm install --no-save --no-audit --no-fund deno@2.9.5
+ && npm install --no-save --no-audit --no-fund deno@2.9.6
 
 FROM node:22-bookworm-slim
 WORKDIR /app
 # A production image starts empty: no demo utility, no simulated cells (docker run -e DEMO_SEED=true
 # for a demonstration).
 ENV PORT=8080 DATA_DIR=/data NODE_ENV=production DEMO_SEED=false
+# The runtime settings of scripts/runtime.env (docs/operations.md, "Memory").
+ENV DENO_V8_FLAGS=--heap-growing-percent=50 MALLOC_ARENA_MAX=2
 COPY --from=build /app /app
 RUN mkdir -p /data && chown node:node /data
 USER node

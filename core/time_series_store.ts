@@ -112,10 +112,10 @@ export async function openTimeSeriesStore(
 
 /**
  * Lets the runtime finalize DuckDB's garbage native handles (data chunks, results) now, while
- * the isolate is alive. Deno 2.9.5 defers Node-API finalizers to the event loop, and a handle
- * whose finalizer is still pending when an isolate is torn down (each `deno test` module has
- * its own) crashes the process in the data chunk's finalizer (denoland/deno#36538; Deno 2.9.6,
- * which fixes it, has no platform package on this machine's npm mirror). With
+ * the isolate is alive. Deno 2.9.5 deferred Node-API finalizers to the event loop, and a handle
+ * whose finalizer was still pending when an isolate was torn down (each `deno test` module has
+ * its own) crashed the process in the data chunk's finalizer (denoland/deno#36538, fixed in
+ * 2.9.6; kept, as it costs a few milliseconds per test module). With
  * `--v8-flags=--expose-gc` (as scripts/test.sh runs the tests) it collects first; without, it
  * only yields to the event loop. Call it after closing an instance.
  */

@@ -24,3 +24,13 @@ ensure_web_build() {
 }
 
 deno() { npx --no-install deno "$@"; }
+
+# Exports the platform's runtime settings (scripts/runtime.env) that the environment lacks.
+runtime_env() {
+  local key value
+  while IFS='=' read -r key value; do
+    [[ -z "$key" || "$key" == \#* ]] && continue
+    [ -z "${!key:-}" ] && export "$key=$value"
+  done < "$ROOT/scripts/runtime.env"
+  return 0
+}

@@ -134,7 +134,7 @@ ensure_web_build
 timed "set-up"
 
 # --expose-gc: releaseNativeHandles (core/time_series_store.ts) collects DuckDB handles before a
-# test module's isolate is torn down (a Deno 2.9.5 Node-API finalizer crash).
+# test module's isolate is torn down (a Deno 2.9.5 Node-API finalizer crash; kept under 2.9.6).
 DENO_PERMS=(--allow-net --allow-read --allow-write --allow-env --allow-ffi --allow-sys --allow-run --v8-flags=--expose-gc)
 gate "format" npx --no-install deno fmt --check
 gate "lint" npx --no-install deno lint

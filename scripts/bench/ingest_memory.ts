@@ -5,6 +5,7 @@
  * DuckDB, the journal's write queue), and what none of them accounts for (code, the
  * allocators' free lists, DuckDB memory outside its buffer manager, thread stacks).
  */
+import v8 from "node:v8";
 import type { Platform } from "../../main.ts";
 
 const MB = 2 ** 20;
@@ -14,6 +15,8 @@ export interface MemoryBreakdown {
   rss: number;
   heapUsed: number;
   heapTotal: number;
+  /** The V8 heap's spaces holding 1 MB or more: name, size, used. */
+  spaces: [string, number, number][];
   /** ArrayBuffers and other memory V8 holds outside its heap (not wasm memory: measured). */
   external: number;
   /** PGlite's WebAssembly memory (not part of `external`). */
@@ -40,6 +43,10 @@ export async function memoryBreakdown(platform: Platform): Promise<MemoryBreakdo
     rss: usage.rss,
     heapUsed: usage.heapUsed,
     heapTotal: usage.heapTotal,
+    spaces: v8.getHeapSpaceStatistics().filter((space) => space.space_size >= MB)
+      .map((
+        space,
+      ) => [space.space_name.replace(/_space$/, ""), space.space_size, space.space_used_size]),
     external: usage.external,
     pgliteWasm: client?.mod?.HEAPU8?.byteLength ?? NaN,
     duckdb: Object.fromEntries(rows.map(([tag, bytes]) => [tag, Number(bytes)])),
@@ -56,9 +63,12 @@ export function formatBreakdown(label: string, m: MemoryBreakdown): string {
   const tags = Object.entries(m.duckdb).sort((a, b) => b[1] - a[1])
     .map(([tag, bytes]) => `${tag} ${(bytes / MB).toFixed(0)}`).join(", ");
   const mb = (bytes: number) => (bytes / MB).toFixed(0);
+  const spaces = m.spaces.map(([name, size, used]) => `${name} ${mb(size)}/${mb(used)}`).join(", ");
   return `  memory ${label}: RSS ${mb(m.rss)} MB = V8 heap ${mb(m.heapTotal)} (used ${
     mb(m.heapUsed)
-  }) + external ${mb(m.external)} + PGlite wasm ${mb(m.pgliteWasm)} + DuckDB ${mb(duck)} (${
-    tags || "none"
-  }) + unaccounted ${mb(rest)}; ingest backlog ${m.backlogRows} rows, ${mb(m.backlogBytes)} MB`;
+  }; ${spaces}) + external ${mb(m.external)} + PGlite wasm ${mb(m.pgliteWasm)} + DuckDB ${
+    mb(duck)
+  } (${tags || "none"}) + unaccounted ${mb(rest)}; ingest backlog ${m.backlogRows} rows, ${
+    mb(m.backlogBytes)
+  } MB`;
 }

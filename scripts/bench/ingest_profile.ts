@@ -11,7 +11,7 @@
  *     [--database-url=postgres://...]
  *
  * It also samples the process's RSS (every 200 ms) and prints its peak and where the memory is
- * every 30 ticks (10 minutes of the cells' time): `--cells=5000 --ticks=180 --mode=http`
+ * every 30 ticks (10 minutes of the cells' time; `--memory-every=N` for another step): `--cells=5000 --ticks=180 --mode=http`
  * streams an hour.
  * `--database-url` puts the relational data on a PostgreSQL server instead of PGlite.
  */
@@ -23,6 +23,9 @@ import { formatBreakdown, memoryBreakdown } from "./ingest_memory.ts";
 import { startBenchPlatform } from "./lib/platform.ts";
 import { mapBounded } from "./lib/timing.ts";
 import { SEED } from "./lib/workload.ts";
+import { withProductRuntime } from "./lib/runtime.ts";
+
+await withProductRuntime();
 
 const arg = (name: string, fallback: string) =>
   Deno.args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
@@ -32,6 +35,8 @@ const mode = arg("mode", "inproc");
 const concurrency = Number(arg("concurrency", "64"));
 const stub = Deno.args.includes("--stub-store");
 const databaseUrl = arg("database-url", "");
+/** Ticks between two breakdowns of the memory (30: every 10 minutes of the cells' time). */
+const memoryEvery = Number(arg("memory-every", "30"));
 
 const dir = await Deno.makeTempDir({ prefix: "gridwatch-profile-" });
 const bench = await startBenchPlatform(
@@ -110,7 +115,7 @@ for (let t = 0; t < ticks + 1; t++) {
   const cpuPerRequest = (used.user + used.system) / 1000 / cellCount;
   // The first tick is the cells' first contact (credential hashes, new series): not counted.
   if (t > 0) results.push({ ms, cpuPerRequest });
-  if (t % 30 === 0) {
+  if (t % memoryEvery === 0) {
     const breakdown = formatBreakdown(`after tick ${t}`, await memoryBreakdown(bench.platform));
     console.log(`${breakdown}; peak RSS so far ${(peakRss / 1024 / 1024).toFixed(0)} MB`);
   }

@@ -27,6 +27,9 @@ import { benchPostgres, withTemporaryDatabase } from "./postgres.ts";
 import { benchPqGrid } from "./pq_grid.ts";
 import { benchStatistics } from "./statistics.ts";
 import { benchTriggers } from "./triggers.ts";
+import { withProductRuntime } from "./lib/runtime.ts";
+
+await withProductRuntime();
 
 const quick = Deno.args.includes("--quick");
 /** `--cells=5000`: the HTTP ingest's cells, e.g. a quick run at the bar's size. */

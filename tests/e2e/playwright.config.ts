@@ -6,6 +6,7 @@ import { defineConfig } from "@playwright/test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { missingRuntimeEnv } from "../../scripts/runtime_env.ts";
 
 const PORT = Number(process.env.E2E_PORT ?? 8181);
 const BASE_URL = `http://localhost:${PORT}`;
@@ -71,6 +72,8 @@ function server(port: number, env: Record<string, string>) {
       SIMULATOR_BACKFILL_DAYS: "2",
       // Test hooks (POST /nsm/e2e/...) for notifications.spec.ts; never set in production.
       E2E_HOOKS: "true",
+      // As scripts/start.sh runs the platform (V8 heap growth, glibc arenas).
+      ...missingRuntimeEnv(process.env),
       ...env,
     },
   };

@@ -7,9 +7,8 @@
  * no chunked answers, no redirects, no TLS (it refuses what it does not read).
  *
  * A connection the server closes (`connection: close`) is opened again before the next request,
- * as a cell's client would: Deno 2.9.5's server closes it after every request whose body does not
- * fit its first read (about 1 KB with the head; denoland/deno#36657, fixed after 2.9.5), so
- * today every batch of a cell costs a new TCP connection, and so does every request here.
+ * as a cell's client would. Deno 2.9.5's server closed it after every request whose body did not
+ * fit its first read (about 1 KB with the head; denoland/deno#36657); 2.9.6 keeps it.
  */
 
 const encoder = new TextEncoder();
