@@ -41,13 +41,17 @@ export function dip(id: string, start: number, durationMs = 200): EventRow {
   };
 }
 
-/** Runs `fn` with a store, its aggregator and a reader on a fresh DuckDB file. */
+/**
+ * Runs `fn` with a store, its aggregator and a reader on a fresh DuckDB file (and the store's and
+ * the aggregator's own connections, for what only they see: their temporary tables).
+ */
 export async function withStore(
   fn: (
     store: MeasurementStore,
     agg: Aggregator,
     q: (sql: string) => Promise<unknown[][]>,
     reader: DuckDBConnection,
+    own: { writer: DuckDBConnection; aggregation: DuckDBConnection },
   ) => Promise<void>,
 ) {
   const dir = await mkdtemp(join(tmpdir(), "gw-store-"));
@@ -64,7 +68,7 @@ export async function withStore(
     const agg = new Aggregator(aggregation);
     store.onSlotsTouched((slots) => agg.markDirty(slots));
     const q = async (sql: string) => (await reader.runAndReadAll(sql)).getRows() as unknown[][];
-    await fn(store, agg, q, reader);
+    await fn(store, agg, q, reader, { writer, aggregation });
   } finally {
     for (const c of [writer, aggregation, reader]) c.closeSync();
     instance.closeSync();

@@ -20,6 +20,7 @@ import {
 import { aggregateSql, ROLLUPS, rollupSql } from "./aggregate_sql.ts";
 import { type ClosePartTimings, inTransaction, noParts, stageColumns } from "./aggregate_stage.ts";
 import { PqRollups } from "./pq_rollup.ts";
+import { dropTemp } from "./schema.ts";
 import { SlotAccumulator } from "./slot_accumulator.ts";
 import { FOLD_GRACE_MS, SLOT_MS, TouchedSlots } from "./store.ts";
 import type { PqChanges } from "./store_pq.ts";
@@ -360,7 +361,7 @@ export class Aggregator {
         AND series_id IN (SELECT series_id FROM agg_stage)`,
       "INSERT INTO agg_10min SELECT * FROM agg_stage",
     ]);
-    await c.run("DELETE FROM agg_stage");
+    await dropTemp(c, "agg_stage");
     lap("writeMs");
   }
 
@@ -380,8 +381,7 @@ export class Aggregator {
     }
     if (!changed.ids.size) return null;
     if (changed.ids.size > MAX_ROLLUP_SERIES) return "TRUE";
-    await c.run("CREATE TEMP TABLE IF NOT EXISTS agg_changed (series_id INTEGER)");
-    await c.run("DELETE FROM agg_changed");
+    await c.run("CREATE OR REPLACE TEMP TABLE agg_changed (series_id INTEGER)");
     const appender = await c.createAppender("agg_changed", "main", "temp");
     const ids = Int32Array.from(changed.ids);
     appendColumns(appender, [{ type: "integer", data: ids }], ids.length);

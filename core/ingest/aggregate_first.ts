@@ -5,6 +5,7 @@
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { type ClosePartTimings, inTransaction, stageColumns } from "./aggregate_stage.ts";
+import { dropTemp } from "./schema.ts";
 import type { SlotAccumulator } from "./slot_accumulator.ts";
 import { SLOT_MS } from "./store.ts";
 
@@ -61,6 +62,6 @@ export async function writeFirstCloses(
   // None of these rows exist yet: a plain INSERT (the primary key's index is updated on
   // DuckDB's threads, not on the event loop as an appender into agg_10min would).
   await inTransaction(c, ["INSERT INTO agg_10min SELECT * FROM agg_stage"]);
-  await c.run("DELETE FROM agg_stage");
+  await dropTemp(c, "agg_stage");
   parts.writeMs += performance.now() - mark;
 }

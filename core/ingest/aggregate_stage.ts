@@ -47,7 +47,7 @@ export interface StagePiece {
 }
 
 /**
- * Appends the rows of every piece (in table order) to the emptied temporary table `agg_stage`
+ * Appends the rows of every piece (in table order) to a new temporary table `agg_stage`
  * in slices of at most STAGE_ROWS rows, yielding to the event loop once every STAGE_ROWS rows;
  * adds the event-loop time to `parts` (columnsMs for `slice`, stageMs for the appends; loopMs,
  * longestMs). Many small pieces (the slots of a backlog) share one appender.
@@ -57,12 +57,8 @@ export async function stageColumns(
   pieces: readonly StagePiece[],
   parts: ClosePartTimings,
 ): Promise<void> {
-  // Every time: a reopened instance (TimeSeriesStore.reopen, same connection handle) has lost
-  // its temporary tables.
-  await connection.run(
-    "CREATE TEMP TABLE IF NOT EXISTS agg_stage AS SELECT * FROM agg_10min LIMIT 0",
-  );
-  await connection.run("DELETE FROM agg_stage");
+  // Every time, a new one (dropTemp).
+  await connection.run("CREATE OR REPLACE TEMP TABLE agg_stage AS SELECT * FROM agg_10min LIMIT 0");
   const appender = await connection.createAppender("agg_stage", "main", "temp");
   // The first error is reported: after a failed append, the appender's close may fail too.
   const errors: unknown[] = [];

@@ -133,7 +133,7 @@ export class PqSlotFold {
 }
 
 /** The staging table of a fold's merge (a temporary table of the writer connection). */
-export const FOLD_STAGE_DDL = `CREATE TEMP TABLE IF NOT EXISTS pq_fold_stage (
+export const FOLD_STAGE_DDL = `CREATE OR REPLACE TEMP TABLE pq_fold_stage (
   series_id INTEGER, slot TIMESTAMP, windows UINTEGER, n_h USMALLINT, n_unbalance USMALLINT,
   unbalance_sum DOUBLE, pst FLOAT, plt FLOAT,
   ${HARMONIC_ORDERS.map((h) => `h${h}_squares DOUBLE`).join(", ")})`;

@@ -161,8 +161,8 @@ export class PqRollups {
 
   async #stage(ids: Set<number>): Promise<void> {
     const c = this.connection;
-    await c.run("CREATE TEMP TABLE IF NOT EXISTS pq_changed (series_id INTEGER)");
-    await c.run("DELETE FROM pq_changed");
+    // Replaced, not emptied: DuckDB keeps a temporary table's deleted rows (dropTemp).
+    await c.run("CREATE OR REPLACE TEMP TABLE pq_changed (series_id INTEGER)");
     const appender = await c.createAppender("pq_changed", "main", "temp");
     const data = Int32Array.from(ids);
     appendColumns(appender, [{ type: "integer", data }], data.length);

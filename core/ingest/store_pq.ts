@@ -8,7 +8,7 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { appendColumns, type Column } from "./chunk_writer.ts";
 import { comparePositions, type JournalPosition } from "./journal.ts";
 import { FOLD_MERGE_SQL, FOLD_STAGE_DDL, PqSlotFold } from "./pq_fold.ts";
-import { HARMONIC_ORDERS, JOURNAL_FOLD, PQ_ORIGIN } from "./schema.ts";
+import { dropTemp, HARMONIC_ORDERS, JOURNAL_FOLD, PQ_ORIGIN } from "./schema.ts";
 import type { MeasurementRow } from "./validate.ts";
 import type { PqRow } from "./validate_pq.ts";
 
@@ -33,7 +33,7 @@ interface DeviceRecord {
 
 /** The staging table of a cell's own records (a temporary table of the writer connection). */
 const DEVICE_STAGE_DDL =
-  "CREATE TEMP TABLE IF NOT EXISTS pq_device_stage AS SELECT * FROM pq_10min LIMIT 0";
+  "CREATE OR REPLACE TEMP TABLE pq_device_stage AS SELECT * FROM pq_10min LIMIT 0";
 
 /** The columns of `pq_10min` for a cell's own records. */
 export function deviceColumns(records: readonly DeviceRecord[]): Column[] {
@@ -91,7 +91,6 @@ export class PqFolds {
   readonly #slots = new Map<number, PqSlotFold>();
   /** Device records by `series|slot`. */
   readonly #devices = new Map<string, DeviceRecord>();
-  #staged = false;
 
   /** Slots folded and device records held. */
   get size(): number {
@@ -106,7 +105,6 @@ export class PqFolds {
   clear(): void {
     this.#slots.clear();
     this.#devices.clear();
-    this.#staged = false;
   }
 
   /**
@@ -176,15 +174,11 @@ export class PqFolds {
     const slots = taken.map(([slot]) => slot);
     const devices = [...this.#devices.values()];
     if (!slots.length && !devices.length) return changes;
-    if (!this.#staged) {
-      await c.run(FOLD_STAGE_DDL);
-      await c.run(DEVICE_STAGE_DDL);
-      this.#staged = true;
-    }
+    // New staging tables each time, dropped after the write (dropTemp).
+    await c.run(FOLD_STAGE_DDL);
+    await c.run(DEVICE_STAGE_DDL);
     const kept = [...this.#slots].filter(([slot]) => !slots.includes(slot));
     const from = oldest(written, kept.map(([, fold]) => fold.heldFrom));
-    await c.run("DELETE FROM pq_fold_stage");
-    await c.run("DELETE FROM pq_device_stage");
     if (slots.length) {
       const appender = await c.createAppender("pq_fold_stage", "main", "temp");
       for (const [slot, fold] of taken) {
@@ -221,8 +215,8 @@ export class PqFolds {
       await c.run("ROLLBACK").catch(() => undefined);
       throw error;
     } finally {
-      await c.run("DELETE FROM pq_fold_stage").catch(() => undefined);
-      await c.run("DELETE FROM pq_device_stage").catch(() => undefined);
+      await dropTemp(c, "pq_fold_stage").catch(() => undefined);
+      await dropTemp(c, "pq_device_stage").catch(() => undefined);
     }
     // What was held anew while this write ran (or after a recovery) stays for the next.
     for (const [slot, fold] of taken) if (this.#slots.get(slot) === fold) this.#slots.delete(slot);

@@ -174,6 +174,25 @@ Deno.test("MeasurementStore.writeFolds() folds protocol v1 PQ values of a closed
   });
 });
 
+Deno.test("MeasurementStore.writeFolds() and Aggregator.flush() drop their staging tables after each write", async () => {
+  // DuckDB keeps a temporary table's deleted rows in memory: emptied, not dropped, the staging
+  // tables of every close held their rows until the process ended.
+  await withStore(async (store, agg, _q, _reader, { writer, aggregation }) => {
+    const staging = async (c: DuckDBConnection) =>
+      (await c.runAndReadAll(
+        "SELECT table_name FROM duckdb_tables() WHERE temporary AND table_name LIKE '%_stage'",
+      )).getRows();
+    await store.append("C1", { measurements: [v1Row(T0, 3, 0.5), v1Row(T0 + 20_000, 4, 0.75)] });
+    assert.equal(await store.writeFolds(T0 + SLOT_MS + SLOT_GRACE_MS), 1);
+    assert.equal(await agg.flush(T0 + SLOT_MS + SLOT_GRACE_MS), 1); // the first close
+    await store.append("C1", { measurements: [v1Row(T0 + 40_000, 5, 0.25)] });
+    await store.writeFolds(T0 + SLOT_MS + SLOT_GRACE_MS); // a late value merged
+    assert.equal(await agg.flush(T0 + 2 * SLOT_MS + SLOT_GRACE_MS), 1); // the slot closed again
+    assert.deepEqual(await staging(writer), []);
+    assert.deepEqual(await staging(aggregation), []);
+  });
+});
+
 Deno.test("MeasurementStore.append() stores a cell's own PQ record once (held until the next write), in place of a fold of the same slot", async () => {
   await withStore(async (store, _agg, q) => {
     const record = (pst: number) => ({
