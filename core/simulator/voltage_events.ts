@@ -19,7 +19,7 @@ export const EVENT_RATES = {
   interruptionsPerWeek: 0.05,
   dipResidualPct: [60, 85],
   dipDurationMs: [100, 800],
-  /** Strictly above the 110 % swell threshold: a peak of exactly 110 % is no swell (it was sent). */
+  /** Strictly above the 110 % swell threshold: the platform refuses a "swell" peaking at 110 %. */
   swellPeakPct: [110.5, 118],
   swellDurationMs: [100, 600],
   interruptionResidualPct: [0, 2.5],

@@ -11,8 +11,8 @@
  *     [--database-url=postgres://...]
  *
  * It also samples the process's RSS (every 200 ms) and prints its peak and where the memory is
- * every 30 ticks (10 minutes of the cells' time; `--memory-every=N` for another step): `--cells=5000 --ticks=180 --mode=http`
- * streams an hour.
+ * every 30 ticks (10 minutes of the cells' time; `--memory-every=N` for another step):
+ * `--cells=5000 --ticks=180 --mode=http` streams an hour.
  * `--database-url` puts the relational data on a PostgreSQL server instead of PGlite.
  */
 import process from "node:process";
@@ -20,6 +20,7 @@ import { generateBatch } from "../../core/simulator/mod.ts";
 import { WINDOW_MS } from "../../core/simulator/mod.ts";
 import { CellProcess } from "./ingest_http.ts";
 import { formatBreakdown, memoryBreakdown } from "./ingest_memory.ts";
+import { RssSampler } from "./lib/memory.ts";
 import { startBenchPlatform } from "./lib/platform.ts";
 import { mapBounded } from "./lib/timing.ts";
 import { SEED } from "./lib/workload.ts";
@@ -45,10 +46,7 @@ const bench = await startBenchPlatform(
   undefined,
   databaseUrl ? { DATABASE_URL: databaseUrl } : {},
 );
-let peakRss = 0;
-const sampler = setInterval(() => {
-  peakRss = Math.max(peakRss, Deno.memoryUsage().rss);
-}, 200);
+const sampler = new RssSampler(200);
 const store = bench.platform.services.measurements;
 if (stub) {
   store.append = (_cell, batch) =>
@@ -117,7 +115,8 @@ for (let t = 0; t < ticks + 1; t++) {
   if (t > 0) results.push({ ms, cpuPerRequest });
   if (t % memoryEvery === 0) {
     const breakdown = formatBreakdown(`after tick ${t}`, await memoryBreakdown(bench.platform));
-    console.log(`${breakdown}; peak RSS so far ${(peakRss / 1024 / 1024).toFixed(0)} MB`);
+    sampler.sample();
+    console.log(`${breakdown}; peak RSS so far ${(sampler.peak / 1024 / 1024).toFixed(0)} MB`);
   }
   if (t === 0) console.log(`steady ticks from ${performance.now().toFixed(0)} ms after start`);
   console.log(
@@ -132,8 +131,8 @@ console.log(
   `mean tick ${mean.toFixed(0)} ms = ${(mean / cellCount * 1000).toFixed(0)} us/request; ` +
     `real-time factor at 5,000 cells ${(WINDOW_MS / (mean * 5000 / cellCount)).toFixed(2)} x`,
 );
-console.log(`peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MB`);
-clearInterval(sampler);
+sampler.stop();
+console.log(`peak RSS ${(sampler.peak / 1024 / 1024).toFixed(0)} MB`);
 await worker?.terminate();
 await bench.close();
 await Deno.remove(dir, { recursive: true }).catch(() => undefined);
