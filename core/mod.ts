@@ -77,6 +77,7 @@ export {
   simulatedRecording,
 } from "./simulator/mod.ts";
 export { pruneRaw } from "./ingest/retention.ts";
+export { SLOT_TABLES } from "./ingest/schema.ts";
 export { startStreamingCore, type StreamingCore, type StreamingCoreOptions } from "./streaming.ts";
 export * from "./mapping/mod.ts";
 export { columnRow, storeSimulatedRange } from "./ingest/simulated.ts";

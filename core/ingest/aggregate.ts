@@ -18,9 +18,9 @@ import {
   writeFirstCloses,
 } from "./aggregate_first.ts";
 import { aggregateSql, ROLLUPS, rollupSql } from "./aggregate_sql.ts";
-import { type ClosePartTimings, inTransaction, noParts, stageColumns } from "./aggregate_stage.ts";
+import { type ClosePartTimings, noParts, stageColumns } from "./aggregate_stage.ts";
 import { PqRollups } from "./pq_rollup.ts";
-import { dropTemp } from "./schema.ts";
+import { dropTemp, inTransaction } from "./schema.ts";
 import { SlotAccumulator } from "./slot_accumulator.ts";
 import { FOLD_GRACE_MS, SLOT_MS, TouchedSlots } from "./store.ts";
 import type { PqChanges } from "./store_pq.ts";
@@ -248,7 +248,7 @@ export class Aggregator {
       const changed: Changed = { all: whole.length > 0, ids: new Set(), cells: new Set() };
       // Chunks keep the WHERE clause small during a backfill of weeks.
       for (let k = 0; k < whole.length; k += 144) {
-        await this.connection.run(aggregateSql(whole.slice(k, k + 144)));
+        await inTransaction(this.connection, aggregateSql(whole.slice(k, k + 144)));
       }
       // Slots closed for the first time from their running sums alone (the usual close, and
       // every slot of a backlog that cells send after an outage) are written together.
@@ -323,7 +323,7 @@ export class Aggregator {
     if (work.eventCells.size) {
       conditions.push(`s.cell_id IN (${[...work.eventCells].map(sqlText).join(",")})`);
     }
-    if (conditions.length) await c.run(aggregateSql([slot], conditions.join(" OR ")));
+    if (conditions.length) await inTransaction(c, aggregateSql([slot], conditions.join(" OR ")));
     if (conditions[0] === "TRUE") changed.all = true;
     for (const id of work.series) changed.ids.add(id);
     for (const cell of work.eventCells) changed.cells.add(cell);
@@ -351,11 +351,9 @@ export class Aggregator {
       acc.columnsOf(rows.subarray(start, end), slot, isFlagged);
     await stageColumns(c, [{ count: rows.length, slice }], this.#parts);
     mark = performance.now();
-    // The sums reach agg_10min from the staging table in SQL, on DuckDB's threads: the index of
-    // the primary key is updated there, not on the event loop (an appender into agg_10min
-    // itself did that in its synchronous close: twice the event-loop time, same rows, same run).
-    // Rows written before for the same series (an earlier close, a recomputation above) are
-    // replaced: a plain INSERT after a DELETE of those keys (INSERT OR REPLACE checks every row).
+    // The sums reach agg_10min from the staging table in SQL, on DuckDB's threads. Rows written
+    // before for the same series (an earlier close, a recomputation above) are replaced: the
+    // table has no primary key (schema.ts SLOT_TABLES), the DELETE of those keys keeps it exact.
     await inTransaction(c, [
       `DELETE FROM agg_10min WHERE slot = make_timestamp(${from})
         AND series_id IN (SELECT series_id FROM agg_stage)`,

@@ -4,8 +4,8 @@
  * outage, written together with one event-flag lookup, one staging and one transaction.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { type ClosePartTimings, inTransaction, stageColumns } from "./aggregate_stage.ts";
-import { dropTemp } from "./schema.ts";
+import { type ClosePartTimings, stageColumns } from "./aggregate_stage.ts";
+import { dropTemp, inTransaction } from "./schema.ts";
 import type { SlotAccumulator } from "./slot_accumulator.ts";
 import { SLOT_MS } from "./store.ts";
 
@@ -59,8 +59,8 @@ export async function writeFirstCloses(
   });
   await stageColumns(c, pieces, parts);
   mark = performance.now();
-  // None of these rows exist yet: a plain INSERT (the primary key's index is updated on
-  // DuckDB's threads, not on the event loop as an appender into agg_10min would).
+  // None of these rows exist yet (a slot with stored rows is closed again by Aggregator#close):
+  // a plain INSERT, in SQL on DuckDB's threads.
   await inTransaction(c, ["INSERT INTO agg_10min SELECT * FROM agg_stage"]);
   await dropTemp(c, "agg_stage");
   parts.writeMs += performance.now() - mark;

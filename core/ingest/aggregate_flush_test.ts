@@ -185,7 +185,11 @@ Deno.test("Aggregator.flush() writes a backlog of days in batches: every slot on
     const incremental = await q("SELECT * FROM agg_10min ORDER BY series_id, slot");
     assert.equal(incremental.length, 2 * slots);
     await q("DELETE FROM agg_10min");
-    await q(aggregateSql(Array.from({ length: slots }, (_, k) => T0 + k * SLOT_MS)));
+    for (
+      const statement of aggregateSql(Array.from({ length: slots }, (_, k) => T0 + k * SLOT_MS))
+    ) {
+      await q(statement);
+    }
     assert.deepEqual(await q("SELECT * FROM agg_10min ORDER BY series_id, slot"), incremental);
   });
 });

@@ -2,21 +2,26 @@
  * The SQL of the 10-minute aggregation: the reference recomputation of slots from the raw rows
  * (the fallback of the incremental close) and the hourly and daily rollups. Pure text.
  */
+import { replaceRows } from "./schema.ts";
 import { SLOT_MS } from "./store_group.ts";
 
 /**
  * SQL that (re)computes the aggregates of the slots whose starts are in `slots` (epoch ms), of
- * every series or only of those `where` selects (a condition on `r.series_id` or `s.cell_id`).
- * The event flag is looked up per series and slot, so that two events overlapping one slot do
- * not count its values twice.
+ * every series or only of those `where` selects (a condition on `r.series_id` or `s.cell_id`),
+ * and replaces their rows: to be run in one transaction (`inTransaction`). The event flag is
+ * looked up per series and slot, so that two events overlapping one slot do not count its
+ * values twice.
  */
-export function aggregateSql(slots: readonly number[], where = "TRUE"): string {
+export function aggregateSql(slots: readonly number[], where = "TRUE"): string[] {
+  return replaceRows("agg_10min", "agg_recomputed", aggregateSelect(slots, where));
+}
+
+function aggregateSelect(slots: readonly number[], where: string): string {
   const ranges = slots.map((s) =>
     `(r.ts >= make_timestamp(${s * 1000}) AND r.ts < make_timestamp(${(s + SLOT_MS) * 1000}))`
   )
     .join(" OR ");
-  return `INSERT OR REPLACE INTO agg_10min
-    SELECT g.* EXCLUDE (cell_id), EXISTS (SELECT 1 FROM voltage_events e WHERE e.cell_id = g.cell_id
+  return `SELECT g.* EXCLUDE (cell_id), EXISTS (SELECT 1 FROM voltage_events e WHERE e.cell_id = g.cell_id
         AND e.start_ts < g.slot + INTERVAL 10 MINUTE AND e.end_ts >= g.slot) AS flagged
     FROM (SELECT r.series_id, time_bucket(INTERVAL 10 MINUTE, r.ts) AS slot, count(*) AS n,
       sqrt(avg(r.u * r.u)) AS u_rms, min(r.u) AS u_min, max(r.u) AS u_max,

@@ -110,17 +110,3 @@ export function onLoop(parts: ClosePartTimings, ms: number): void {
   parts.loopMs += ms;
   parts.longestMs = Math.max(parts.longestMs, ms);
 }
-/** Runs `statements` in one transaction: a replacement is never half-visible. */
-export async function inTransaction(
-  connection: DuckDBConnection,
-  statements: readonly string[],
-): Promise<void> {
-  await connection.run("BEGIN TRANSACTION");
-  try {
-    for (const statement of statements) await connection.run(statement);
-    await connection.run("COMMIT");
-  } catch (error) {
-    await connection.run("ROLLBACK").catch(() => undefined);
-    throw error;
-  }
-}

@@ -77,7 +77,7 @@ Deno.test("Aggregator: a close staged in several slices writes agg_10min byte fo
 
     // The reference: the slot recomputed from the raw rows in SQL.
     await q("DELETE FROM agg_10min");
-    await q(aggregateSql([T0]));
+    for (const statement of aggregateSql([T0])) await q(statement);
     assert.deepEqual(await read(), staged, "SQL recomputation");
   });
 });

@@ -11,7 +11,7 @@
  */
 import type { Column } from "./chunk_writer.ts";
 import type { JournalPosition } from "./journal.ts";
-import { HARMONIC_ORDERS, PQ_ORIGIN } from "./schema.ts";
+import { HARMONIC_ORDERS, PQ_ORIGIN, replaceRows } from "./schema.ts";
 import type { PqValues } from "./validate.ts";
 
 const fround = Math.fround;
@@ -145,18 +145,21 @@ const total = (column: string) => `(coalesce(p.${column}, 0) + s.${column})`;
  * (late values, or values folded before a restart) is combined with the staged sums through
  * its counts; a device's own record (protocol v2) stays as it is.
  */
-export const FOLD_MERGE_SQL = `INSERT OR REPLACE INTO pq_10min
-  SELECT s.series_id, s.slot, ${PQ_ORIGIN.folded}, coalesce(p.windows, 0) | s.windows,
+export const FOLD_MERGE_SQL = replaceRows(
+  "pq_10min",
+  "pq_fold_merged",
+  `SELECT s.series_id, s.slot, ${PQ_ORIGIN.folded}, coalesce(p.windows, 0) | s.windows,
     ${total("n_h")}, ${total("n_unbalance")},
     (coalesce(p.n_unbalance * p.unbalance::DOUBLE, 0) + s.unbalance_sum)
       / nullif(${total("n_unbalance")}, 0),
     CASE WHEN p.pst IS NULL OR s.pst > p.pst THEN s.pst ELSE p.pst END,
     CASE WHEN p.plt IS NULL OR s.plt > p.plt THEN s.plt ELSE p.plt END,
     ${
-  HARMONIC_ORDERS.map((h) =>
-    `sqrt((coalesce(p.n_h * p.h${h}::DOUBLE * p.h${h}, 0) + s.h${h}_squares)
+    HARMONIC_ORDERS.map((h) =>
+      `sqrt((coalesce(p.n_h * p.h${h}::DOUBLE * p.h${h}, 0) + s.h${h}_squares)
       / nullif(${total("n_h")}, 0))`
-  ).join(",\n    ")
-}
+    ).join(",\n    ")
+  }
   FROM pq_fold_stage s LEFT JOIN pq_10min p ON p.series_id = s.series_id AND p.slot = s.slot
-  WHERE p.origin IS NULL OR p.origin = ${PQ_ORIGIN.folded}`;
+  WHERE p.origin IS NULL OR p.origin = ${PQ_ORIGIN.folded}`,
+);

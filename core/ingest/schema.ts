@@ -38,14 +38,37 @@ export const PQ_ORIGIN = {
   folded: 2,
 } as const;
 
+/**
+ * The tables of one row per series and slot. They have no primary key: DuckDB keeps such a key
+ * as an in-memory index beside the data and checks every insert against it, so each 10-minute
+ * close got slower as the tables grew (at 5,000 cells one slot's insert took 190 ms on an empty
+ * table and over 1 s after a day) until it failed for want of memory after 2.3 days. Each
+ * writer keeps its keys unique in the transaction that writes them (docs/architecture.md,
+ * "Slot tables without keys").
+ */
+export const SLOT_TABLES = ["agg_10min", "agg_1h", "agg_1d", "pq_10min", "pq_1h", "pq_1d"] as const;
+
+/**
+ * Statements that replace the rows of `table` with those `select` gives, key by key (series and
+ * slot; the slot tables have no primary key, schema.ts SLOT_TABLES), through a temporary table.
+ */
+export function replaceRows(table: string, temp: string, select: string): string[] {
+  return [
+    `CREATE OR REPLACE TEMP TABLE ${temp} AS ${select}`,
+    `DELETE FROM ${table} USING temp.main.${temp} n
+      WHERE ${table}.series_id = n.series_id AND ${table}.slot = n.slot`,
+    `INSERT INTO ${table} SELECT * FROM temp.main.${temp}`,
+    `DROP TABLE temp.main.${temp}`,
+  ];
+}
+
 /** An aggregate table: one row per series and slot (10 minutes, an hour or a day). */
 function aggregateTable(name: string): string {
   return `CREATE TABLE IF NOT EXISTS ${name} (
     series_id INTEGER NOT NULL, slot TIMESTAMP NOT NULL, n USMALLINT NOT NULL,
     u_rms FLOAT, u_min FLOAT, u_max FLOAT, i_rms FLOAT, i_min FLOAT, i_max FLOAT,
     p_mean FLOAT, q_mean FLOAT, pf_mean FLOAT, thd_u FLOAT, thd_i FLOAT,
-    f_mean FLOAT, f_min FLOAT, f_max FLOAT, flagged BOOLEAN NOT NULL,
-    PRIMARY KEY (series_id, slot))`;
+    f_mean FLOAT, f_min FLOAT, f_max FLOAT, flagged BOOLEAN NOT NULL)`;
 }
 
 /**
@@ -55,8 +78,7 @@ function aggregateTable(name: string): string {
 function pqRollupTable(name: string): string {
   return `CREATE TABLE IF NOT EXISTS ${name} (
     series_id INTEGER NOT NULL, slot TIMESTAMP NOT NULL, n USMALLINT NOT NULL,
-    unbalance FLOAT, pst FLOAT, plt FLOAT,
-    PRIMARY KEY (series_id, slot))`;
+    unbalance FLOAT, pst FLOAT, plt FLOAT)`;
 }
 
 /** Statements that create the tables when absent (idempotent, run at every start). */
@@ -78,8 +100,7 @@ export const DDL = [
   `CREATE TABLE IF NOT EXISTS pq_10min (
     series_id INTEGER NOT NULL, slot TIMESTAMP NOT NULL, origin UTINYINT NOT NULL,
     windows UINTEGER NOT NULL, n_h USMALLINT NOT NULL, n_unbalance USMALLINT NOT NULL,
-    unbalance FLOAT, pst FLOAT, plt FLOAT, ${harmonicColumns("FLOAT")},
-    PRIMARY KEY (series_id, slot))`,
+    unbalance FLOAT, pst FLOAT, plt FLOAT, ${harmonicColumns("FLOAT")})`,
   pqRollupTable("pq_1h"),
   pqRollupTable("pq_1d"),
   // Added after the first release: the PQ rollups count the records of flagged slots, and each
@@ -123,15 +144,69 @@ const OLD_AGG_PQ_COLUMNS = ["unbalance", "pst_max", "plt", ...HARMONIC_ORDERS.ma
 const window20s = (ts: string) => `(1::UINTEGER << ((epoch_ms(${ts}) % 600000) // 20000)::INTEGER)`;
 
 /**
- * Creates the tables, then moves a file of an earlier release (37-column raw rows, PQ columns
- * in the aggregates) to this layout in one transaction: the PQ values of the stored 20-s rows
- * are folded into `pq_10min` (exactly as the platform folds protocol v1 values), the PQ
- * columns of older 10-minute aggregates (raw rows past their lifetime) are copied, the hourly
- * and daily PQ rollups copied from the aggregates, and the moved columns dropped. Returns
- * whether a migration ran.
+ * Creates the tables, moves a file of an earlier release to this layout (`moveWideLayout`) and
+ * drops the primary keys of earlier releases' slot tables (`dropSlotKeys`). Returns whether the
+ * layout moved.
  */
 export async function migrate(connection: DuckDBConnection): Promise<boolean> {
   for (const statement of DDL) await connection.run(statement);
+  const moved = await moveWideLayout(connection);
+  await dropSlotKeys(connection);
+  return moved;
+}
+
+/**
+ * Rebuilds the slot tables of an earlier release without their primary key (`SLOT_TABLES`): a
+ * copy with the same columns, types and NOT NULLs, in one transaction per table. Once per file;
+ * the table needs its size again on disk meanwhile.
+ */
+export async function dropSlotKeys(connection: DuckDBConnection): Promise<string[]> {
+  const keyed = ((await connection.runAndReadAll(
+    `SELECT DISTINCT table_name FROM duckdb_constraints()
+     WHERE constraint_type = 'PRIMARY KEY' AND schema_name = 'main'
+       AND table_name IN (${SLOT_TABLES.map((t) => `'${t}'`).join(", ")})`,
+  )).getRows() as [string][]).map(([table]) => table);
+  for (const table of keyed) {
+    const columns = (await connection.runAndReadAll(
+      `SELECT column_name, data_type, is_nullable FROM information_schema.columns
+       WHERE table_schema = 'main' AND table_name = '${table}' ORDER BY ordinal_position`,
+    )).getRows() as [string, string, string][];
+    const definition = columns.map(([name, type, nullable]) =>
+      `"${name}" ${type}${nullable === "NO" ? " NOT NULL" : ""}`
+    ).join(", ");
+    await inTransaction(connection, [
+      `CREATE TABLE ${table}__keyless (${definition})`,
+      `INSERT INTO ${table}__keyless SELECT * FROM ${table}`,
+      `DROP TABLE ${table}`,
+      `ALTER TABLE ${table}__keyless RENAME TO ${table}`,
+    ]);
+  }
+  return keyed;
+}
+
+/** Runs `statements` in one transaction: a replacement is never half-visible. */
+export async function inTransaction(
+  connection: DuckDBConnection,
+  statements: readonly string[],
+): Promise<void> {
+  await connection.run("BEGIN TRANSACTION");
+  try {
+    for (const statement of statements) await connection.run(statement);
+    await connection.run("COMMIT");
+  } catch (error) {
+    await connection.run("ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Moves a file of an earlier release (37-column raw rows, PQ columns in the aggregates) to this
+ * layout in one transaction: the PQ values of the stored 20-s rows are folded into `pq_10min`
+ * (exactly as the platform folds protocol v1 values), the PQ columns of older 10-minute
+ * aggregates (raw rows past their lifetime) are copied, the hourly and daily PQ rollups copied
+ * from the aggregates, and the moved columns dropped. Returns whether it ran.
+ */
+async function moveWideLayout(connection: DuckDBConnection): Promise<boolean> {
   const columns = async (table: string) =>
     new Set(
       ((await connection.runAndReadAll(
@@ -175,14 +250,7 @@ export async function migrate(connection: DuckDBConnection): Promise<boolean> {
   for (const table of ["agg_10min", "agg_1h", "agg_1d"]) {
     drop(table, OLD_AGG_PQ_COLUMNS, await columns(table));
   }
-  await connection.run("BEGIN TRANSACTION");
-  try {
-    for (const statement of statements) await connection.run(statement);
-    await connection.run("COMMIT");
-  } catch (error) {
-    await connection.run("ROLLBACK").catch(() => undefined);
-    throw error;
-  }
+  await inTransaction(connection, statements);
   return true;
 }
 

@@ -3,6 +3,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { Aggregator } from "./aggregate.ts";
 import { MeasurementStore, SLOT_MS } from "./store.ts";
 import { releaseNativeHandles } from "../time_series_store.ts";
+import { DDL, dropSlotKeys, SLOT_TABLES } from "./schema.ts";
 
 const T0 = Date.parse("2026-11-16T00:00:00Z");
 const stamp = (ms: number) => `make_timestamp(${ms * 1000})`;
@@ -103,6 +104,63 @@ Deno.test("MeasurementStore.open() moves a file of the earlier release to the na
     // A second open finds nothing to move.
     await MeasurementStore.open(c);
     assert.deepEqual(await q("SELECT count(*)::INT FROM pq_10min"), [[2]]);
+  } finally {
+    c.closeSync();
+    instance.closeSync();
+    await releaseNativeHandles();
+  }
+});
+
+Deno.test("MeasurementStore.open() rebuilds the slot tables of an earlier release without their primary key, rows and NOT NULLs kept", async () => {
+  const instance = await DuckDBInstance.create(":memory:");
+  const c = await instance.connect();
+  const q = async (sql: string) => (await c.runAndReadAll(sql)).getRows();
+  const keyed = () =>
+    q(`SELECT table_name FROM duckdb_constraints() WHERE constraint_type = 'PRIMARY KEY'
+       ORDER BY table_name`);
+  try {
+    // The previous release: today's tables, each slot table with PRIMARY KEY (series_id, slot).
+    for (const statement of DDL) {
+      const table = SLOT_TABLES.find((t) => statement.includes(`EXISTS ${t} (`));
+      await c.run(table ? `${statement.slice(0, -1)}, PRIMARY KEY (series_id, slot))` : statement);
+    }
+    assert.deepEqual(
+      (await keyed()).flat().filter((t) => SLOT_TABLES.includes(t as never)),
+      [
+        ...SLOT_TABLES,
+      ].sort(),
+    );
+    await c.run(`INSERT INTO agg_10min (series_id, slot, n, u_rms, flagged)
+      VALUES (1, ${stamp(T0)}, 30, 230.5, true), (2, ${stamp(T0)}, 29, NULL, false)`);
+    await c.run(`INSERT INTO pq_1h (series_id, slot, n, pst, h5_n, unbalance_n)
+      VALUES (1, ${stamp(T0)}, 6, 0.75, 6, 5)`);
+    const before = await Promise.all(SLOT_TABLES.map((t) => q(`SELECT * FROM ${t} ORDER BY ALL`)));
+    const columns = (table: string) =>
+      q(`SELECT column_name, data_type, is_nullable FROM information_schema.columns
+         WHERE table_name = '${table}' ORDER BY ordinal_position`);
+    const layout = await Promise.all(SLOT_TABLES.map(columns));
+
+    await MeasurementStore.open(c);
+    assert.deepEqual(await keyed(), [["io_states"], ["journal_position"], ["series"], [
+      "voltage_events",
+    ]]);
+    assert.deepEqual(
+      await Promise.all(SLOT_TABLES.map((t) => q(`SELECT * FROM ${t} ORDER BY ALL`))),
+      before,
+    );
+    assert.deepEqual(await Promise.all(SLOT_TABLES.map(columns)), layout);
+    await assert.rejects(
+      c.run(
+        `INSERT INTO agg_10min (series_id, slot, n, flagged) VALUES (NULL, ${stamp(T0)}, 1, false)`,
+      ),
+      /NOT NULL/,
+    );
+    // Nothing left behind, and a second open has nothing to rebuild.
+    assert.deepEqual(
+      await q(`SELECT count(*)::INT FROM duckdb_tables() WHERE table_name LIKE '%keyless%'`),
+      [[0]],
+    );
+    assert.deepEqual(await dropSlotKeys(c), []);
   } finally {
     c.closeSync();
     instance.closeSync();

@@ -196,15 +196,16 @@ export class PqFolds {
     await c.run("BEGIN TRANSACTION");
     try {
       if (devices.length) {
-        // A device's record wins over the platform's fold of the same slot.
+        // A device's record wins over the platform's fold of the same slot (a stored device
+        // record is a duplicate, refused before it is held; replaced all the same, so that the
+        // key stays unique).
         await c.run(
           `DELETE FROM pq_10min USING pq_device_stage d
-           WHERE pq_10min.series_id = d.series_id AND pq_10min.slot = d.slot
-             AND pq_10min.origin = ${PQ_ORIGIN.folded}`,
+           WHERE pq_10min.series_id = d.series_id AND pq_10min.slot = d.slot`,
         );
         await c.run("INSERT INTO pq_10min SELECT * FROM pq_device_stage");
       }
-      if (slots.length) await c.run(FOLD_MERGE_SQL);
+      for (const statement of slots.length ? FOLD_MERGE_SQL : []) await c.run(statement);
       if (from) {
         await c.run(
           `INSERT OR REPLACE INTO journal_position VALUES (${JOURNAL_FOLD}, ${from.segment}, ${from.offset})`,

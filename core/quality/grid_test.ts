@@ -107,7 +107,8 @@ Deno.test("evaluateGridWeek() gives the engine's results of loadComplianceInputs
     // A dip on one phase (series 16 flagged, 17 and 18 not), rolled up: the records of 17 and 18
     // in that slot are in the rollups' counts but out of the engine's: the feeder is read.
     const dip = (FROM + 500 * 600_000) * 1000;
-    await c.run(`INSERT OR REPLACE INTO agg_10min (series_id, slot, n, u_rms, flagged)
+    await c.run(`DELETE FROM agg_10min WHERE series_id = 16 AND slot = make_timestamp(${dip})`);
+    await c.run(`INSERT INTO agg_10min (series_id, slot, n, u_rms, flagged)
       VALUES (16, make_timestamp(${dip}), 30, 150, true)`);
     await rollups.markFlagged([dip / 1000]);
     await rollups.flush();

@@ -14,13 +14,8 @@ import {
   SLOT_MS,
 } from "../../core/mod.ts";
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { DDL } from "../../core/ingest/schema.ts";
-import {
-  inTransaction,
-  noParts,
-  sliceColumns,
-  stageColumns,
-} from "../../core/ingest/aggregate_stage.ts";
+import { DDL, inTransaction } from "../../core/ingest/schema.ts";
+import { noParts, sliceColumns, stageColumns } from "../../core/ingest/aggregate_stage.ts";
 import { appendColumns, type Column } from "../../core/ingest/chunk_writer.ts";
 import { AGG_FLOAT_COLUMNS } from "../../core/ingest/slot_accumulator.ts";
 import { allocateColumns, generateColumns, WINDOW_MS } from "../../core/simulator/mod.ts";
@@ -67,6 +62,23 @@ async function registerSeries(connection: DuckDBConnection, cells: number): Prom
   await connection.run(`INSERT INTO series
     SELECT c * 24 + f * 4 + p + 1, 'cell-' || c, f + 1, p
     FROM range(${cells}) a(c), range(6) b(f), range(4) d(p)`);
+}
+
+/**
+ * Stores `days` days of 10-minute aggregates (and their hours) of every series before `slot`, as
+ * a running platform has them: the close writes into tables of that size. Returns the rows.
+ */
+async function storeHistory(c: DuckDBConnection, cells: number, slot: number, days: number) {
+  const series = cells * 24;
+  const rows = (table: string, step: number, from: number, to: number) =>
+    c.run(`INSERT INTO ${table}
+      SELECT (k % ${series} + 1)::INTEGER, make_timestamp((${slot} - (k // ${series} + 1) * ${step})
+          * 1000), 30, 230 + k % 7, 228, 232, 10, 9, 11, 2, 0.5, 0.97, 2, 5, 50, 49.98, 50.02, false
+      FROM range(${from * series}, ${to * series}) r(k)`);
+  // One day per statement, newest first.
+  for (let day = 0; day < days; day++) await rows("agg_10min", SLOT_MS, day * 144, (day + 1) * 144);
+  await rows("agg_1h", 3_600_000, 0, days * 24);
+  return days * 144 * series;
 }
 
 /**
@@ -139,6 +151,16 @@ export async function benchAggregation(dir: string, sizes: Sizes): Promise<Resul
     store.onSlotsTouched((slots) => aggregator.markDirty(slots));
     const slot = FIXED_START + 10 * 3_600_000; // 10:00 UTC, daytime load
     const cells = sizes.aggregationCells;
+    const days = sizes.aggregationHistoryDays;
+    const historyStarted = performance.now();
+    const history = await storeHistory(ts.connection, cells, slot, days);
+    if (days) {
+      console.log(
+        `  aggregation: ${days} days of history, ${history} rows of agg_10min in ${
+          ((performance.now() - historyStarted) / 1000).toFixed(1)
+        } s`,
+      );
+    }
     const written = await writeSlot(store, cells, slot);
     const closeAt = slot + SLOT_MS + SLOT_GRACE_MS;
     const first = await timeOnce(() => aggregator.flush(closeAt));
@@ -152,11 +174,15 @@ export async function benchAggregation(dir: string, sizes: Sizes): Promise<Resul
       at += RECLOSE_MS;
       if (await aggregator.flush(at) !== 1) throw new Error("The recomputation wrote no slot");
     }, { warmup: 0, repeats: 3 });
-    const aggregates = await ts.connection.runAndReadAll("SELECT count(*) FROM agg_10min");
-    const series = Number(aggregates.getRows()[0]![0]);
-    if (series !== cells * 24) {
+    const aggregates = await ts.connection.runAndReadAll(
+      `SELECT count(*) FILTER (slot = make_timestamp(${slot * 1000})), count(*) FROM agg_10min`,
+    );
+    const [series, all] = aggregates.getRows()[0]!.map(Number) as [number, number];
+    if (series !== cells * 24 || all !== history + series) {
       throw new Error(
-        `Cannot trust the aggregation: ${series} aggregates for ${cells * 24} series`,
+        `Cannot trust the aggregation: ${series} aggregates for ${
+          cells * 24
+        } series, ${all} in all`,
       );
     }
     const appendRate = perSecond(written.rows, written.ms);
@@ -189,7 +215,9 @@ export async function benchAggregation(dir: string, sizes: Sizes): Promise<Resul
         basis: { kind: "engine", rowsPerSec: appendRate },
       },
       {
-        name: `10-minute close from running sums, ${cells} cells, ${written.rows / 1e6}M rows`,
+        name: `10-minute close from running sums, ${cells} cells, ${
+          written.rows / 1e6
+        }M rows, ${days} days stored`,
         value: closeMs,
         unit: "ms",
         key: "aggregation.close",

@@ -38,10 +38,13 @@ const cells = Number(Deno.args.find((a) => a.startsWith("--cells="))?.slice(8));
 const protocol = Deno.args.includes("--protocol=1") ? 1 as const : 2 as const;
 /** `--agg-cells=5000`: the cells of the aggregation step's closed slot (the close's bar size). */
 const aggCells = Number(Deno.args.find((a) => a.startsWith("--agg-cells="))?.slice(12));
+/** `--agg-history-days=2`: days of aggregates stored before that slot (full run 1, quick 0). */
+const aggDays = Number(Deno.args.find((a) => a.startsWith("--agg-history-days="))?.slice(19));
 const sizes = {
   ...sizesFor(quick),
   ...(cells > 0 ? { ingestCells: cells } : {}),
   ...(aggCells > 0 ? { aggregationCells: aggCells } : {}),
+  ...(aggDays >= 0 ? { aggregationHistoryDays: aggDays } : {}),
   protocol,
 };
 const only = selectedSteps(Deno.args);

@@ -16,6 +16,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startPlatform } from "../../main.ts";
+import { SLOT_TABLES } from "../../core/mod.ts";
 import { createLogger, loadConfig } from "../../kernel/mod.ts";
 import mqtt from "mqtt";
 import { checkStored, freePort, readStored } from "../helpers/acknowledged.ts";
@@ -270,11 +271,20 @@ async function checkPq(
   ackedPq: ReadonlyMap<string, number>,
   closedBefore: number,
 ): Promise<{ folds: number; windows: number; problems: string[] }> {
-  const [raw, records] = await readStored(dataDir, [
+  const [raw, records, keys] = await readStored(dataDir, [
     `SELECT s.cell_id, epoch_ms(r.ts), s.phase FROM raw_measurements r JOIN series s USING (series_id)`,
     `SELECT s.cell_id, epoch_ms(p.slot), s.phase, p.origin, p.windows, p.n_h, p.pst
      FROM pq_10min p JOIN series s USING (series_id)`,
+    // The slot tables have no primary key: each writer keeps its keys unique.
+    SLOT_TABLES.map((table) =>
+      `SELECT '${table}', (SELECT count(*) FROM (SELECT series_id, slot FROM ${table}
+         GROUP BY ALL HAVING count(*) > 1))`
+    ).join(" UNION ALL "),
   ]);
+  const problems: string[] = [];
+  for (const [table, repeated] of keys as [string, bigint][]) {
+    if (repeated > 0n) problems.push(`${table}: ${repeated} keys stored more than once`);
+  }
   const expected = new Map<string, { windows: number; n: number; pst: number }>();
   for (const [cell, ms, phase] of raw as [string, bigint, number][]) {
     const c = cellIds.indexOf(cell);
@@ -288,7 +298,6 @@ async function checkPq(
     e.pst = Math.max(e.pst, Math.fround(v1Pst(ts, c, phase)));
     expected.set(key, e);
   }
-  const problems: string[] = [];
   /** origin, windows, n_h, pst */
   type Stored = [number, number, number, number];
   const stored = new Map<string, Stored>();

@@ -24,6 +24,8 @@ export interface Sizes {
   concurrency: number;
   /** Aggregation: cells whose 10-minute slot is closed. */
   aggregationCells: number;
+  /** Aggregation: days of 10-minute aggregates stored before that slot (a running platform's). */
+  aggregationHistoryDays: number;
   /** Grid status: nodes, evaluations timed. */
   statusNodes: number;
   statusRepeats: number;
@@ -58,6 +60,7 @@ export function sizesFor(quick: boolean): Sizes {
     ingestRounds: 1,
     concurrency: 8,
     aggregationCells: 10_000,
+    aggregationHistoryDays: 1,
     statusNodes: 5_000,
     statusRepeats: 200,
     statusHttpRepeats: 30,
@@ -80,6 +83,7 @@ export function sizesFor(quick: boolean): Sizes {
     appenderTicks: 4,
     ingestCells: 500,
     aggregationCells: 1_000,
+    aggregationHistoryDays: 0,
     complianceNodes: 200,
     statisticsCells: 100,
     triggerTicks: 10,
