@@ -18,7 +18,7 @@ import {
   writeFirstCloses,
 } from "./aggregate_first.ts";
 import { aggregateSql, ROLLUPS, rollupSql } from "./aggregate_sql.ts";
-import { type ClosePartTimings, noParts, stageColumns } from "./aggregate_stage.ts";
+import { type ClosePartTimings, noParts, writeSlices } from "./aggregate_stage.ts";
 import { PqRollups } from "./pq_rollup.ts";
 import { dropTemp, inTransaction } from "./schema.ts";
 import { SlotAccumulator } from "./slot_accumulator.ts";
@@ -349,18 +349,20 @@ export class Aggregator {
     const isFlagged = (id: number) => flagged.has(id);
     const slice = (start: number, end: number) =>
       acc.columnsOf(rows.subarray(start, end), slot, isFlagged);
-    await stageColumns(c, [{ count: rows.length, slice }], this.#parts);
-    mark = performance.now();
-    // The sums reach agg_10min from the staging table in SQL, on DuckDB's threads. Rows written
-    // before for the same series (an earlier close, a recomputation above) are replaced: the
-    // table has no primary key (schema.ts SLOT_TABLES), the DELETE of those keys keeps it exact.
-    await inTransaction(c, [
-      `DELETE FROM agg_10min WHERE slot = make_timestamp(${from})
-        AND series_id IN (SELECT series_id FROM agg_stage)`,
-      "INSERT INTO agg_10min SELECT * FROM agg_stage",
-    ]);
-    await dropTemp(c, "agg_stage");
+    // Rows written before for the same series (an earlier close, a recomputation above) are
+    // replaced: the table has no primary key (schema.ts SLOT_TABLES), the DELETE of those keys
+    // in the same transaction keeps it exact.
+    await c.run("CREATE OR REPLACE TEMP TABLE agg_written (series_id INTEGER)");
+    const written = await c.createAppender("agg_written", "main", "temp");
+    const ids = work.changed ? Int32Array.from(work.changed) : acc.seriesIds();
+    appendColumns(written, [{ type: "integer", data: ids }], ids.length);
+    written.closeSync();
     lap("writeMs");
+    await writeSlices(c, [{ count: rows.length, slice }], this.#parts, [
+      `DELETE FROM agg_10min WHERE slot = make_timestamp(${from})
+        AND series_id IN (SELECT series_id FROM temp.main.agg_written)`,
+    ]);
+    await dropTemp(c, "agg_written");
   }
 
   /**

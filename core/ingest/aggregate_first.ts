@@ -1,11 +1,10 @@
 /**
  * The first close of 10-minute slots from their running sums alone (nothing to recompute, no row
  * written yet): the usual close of one slot, and every slot of a backlog that cells send after an
- * outage, written together with one event-flag lookup, one staging and one transaction.
+ * outage, written together with one event-flag lookup and one transaction.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
-import { type ClosePartTimings, stageColumns } from "./aggregate_stage.ts";
-import { dropTemp, inTransaction } from "./schema.ts";
+import { type ClosePartTimings, writeSlices } from "./aggregate_stage.ts";
 import type { SlotAccumulator } from "./slot_accumulator.ts";
 import { SLOT_MS } from "./store.ts";
 
@@ -29,7 +28,7 @@ export async function writeFirstCloses(
   changedIds: Set<number>,
   parts: ClosePartTimings,
 ): Promise<void> {
-  let mark = performance.now();
+  const mark = performance.now();
   const from = batch[0]!.slot;
   const to = batch.at(-1)!.slot + SLOT_MS;
   // The voltage events of the slots' cells, per series: a slot they overlap is flagged.
@@ -57,11 +56,6 @@ export async function writeFirstCloses(
       slice: (a: number, b: number) => acc.columnsOf(rows.subarray(a, b), slot, isFlagged),
     };
   });
-  await stageColumns(c, pieces, parts);
-  mark = performance.now();
-  // None of these rows exist yet (a slot with stored rows is closed again by Aggregator#close):
-  // a plain INSERT, in SQL on DuckDB's threads.
-  await inTransaction(c, ["INSERT INTO agg_10min SELECT * FROM agg_stage"]);
-  await dropTemp(c, "agg_stage");
-  parts.writeMs += performance.now() - mark;
+  // None of these rows exist yet (a slot with stored rows is closed again by Aggregator#close).
+  await writeSlices(c, pieces, parts);
 }

@@ -1,10 +1,10 @@
 /**
- * The write of a 10-minute close from running sums: the columns are appended to a temporary
- * staging table in slices, yielding to the event loop between them, and reach `agg_10min` in
- * SQL, on DuckDB's threads (the primary key's index is updated there, not on the event loop).
- * Also the timings of those parts, for the benchmarks.
+ * The write of a 10-minute close from running sums: one transaction on the aggregator's
+ * connection, the sums finalised into columns and appended to `agg_10min` in slices, yielding to
+ * the event loop between them, and the commit on DuckDB's threads. Also the timings of those
+ * parts, for the benchmarks.
  */
-import type { DuckDBConnection } from "@duckdb/node-api";
+import type { DuckDBAppender, DuckDBConnection } from "@duckdb/node-api";
 import { appendColumns, type Column } from "./chunk_writer.ts";
 
 /** Where the close from running sums spends its time (ms). */
@@ -13,9 +13,9 @@ export interface ClosePartTimings {
   flagsMs: number;
   /** The sums finalised into columns (event loop, in slices). */
   columnsMs: number;
-  /** Their appends to the staging table (event loop, in slices). */
+  /** Their appends to agg_10min (event loop, in slices). */
   stageMs: number;
-  /** DELETE + INSERT from the staging table and the commit (DuckDB's threads). */
+  /** The DELETE of rows replaced and the commit (DuckDB's threads). */
   writeMs: number;
   /** Time on the event loop: columnsMs + stageMs. */
   loopMs: number;
@@ -32,7 +32,7 @@ export const noParts = (): ClosePartTimings => ({
   longestMs: 0,
 });
 
-/** Rows appended to the staging table between two yields to the event loop. */
+/** Rows appended between two yields to the event loop. */
 export const STAGE_ROWS = 16_384;
 
 /** Rows `from` to `to` of every column (views, no copy). */
@@ -47,19 +47,43 @@ export interface StagePiece {
 }
 
 /**
- * Appends the rows of every piece (in table order) to a new temporary table `agg_stage`
- * in slices of at most STAGE_ROWS rows, yielding to the event loop once every STAGE_ROWS rows;
- * adds the event-loop time to `parts` (columnsMs for `slice`, stageMs for the appends; loopMs,
- * longestMs). Many small pieces (the slots of a backlog) share one appender.
+ * Writes the rows of every piece (in table order) into `agg_10min` in one transaction: first
+ * `before` (the DELETE of the rows they replace), then the appends (`appendSlices`), then the
+ * commit, on DuckDB's threads. The table has no index for the appends to update on the event
+ * loop (schema.ts SLOT_TABLES). Adds the time of each part to `parts`.
  */
-export async function stageColumns(
+export async function writeSlices(
   connection: DuckDBConnection,
   pieces: readonly StagePiece[],
   parts: ClosePartTimings,
+  before: readonly string[] = [],
 ): Promise<void> {
-  // Every time, a new one (dropTemp).
-  await connection.run("CREATE OR REPLACE TEMP TABLE agg_stage AS SELECT * FROM agg_10min LIMIT 0");
-  const appender = await connection.createAppender("agg_stage", "main", "temp");
+  let mark = performance.now();
+  await connection.run("BEGIN TRANSACTION");
+  try {
+    for (const statement of before) await connection.run(statement);
+    parts.writeMs += performance.now() - mark;
+    await appendSlices(await connection.createAppender("agg_10min"), pieces, parts);
+    mark = performance.now();
+    await connection.run("COMMIT");
+    parts.writeMs += performance.now() - mark;
+  } catch (error) {
+    await connection.run("ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Appends the rows of every piece (in table order) in slices of at most STAGE_ROWS rows,
+ * flushing and yielding to the event loop once every STAGE_ROWS rows, then closes `appender`;
+ * adds the event-loop time to `parts` (columnsMs for `slice`, stageMs for the appends; loopMs,
+ * longestMs). Many small pieces (the slots of a backlog) share one appender.
+ */
+export async function appendSlices(
+  appender: DuckDBAppender,
+  pieces: readonly StagePiece[],
+  parts: ClosePartTimings,
+): Promise<void> {
   // The first error is reported: after a failed append, the appender's close may fail too.
   const errors: unknown[] = [];
   let sinceYield = 0;

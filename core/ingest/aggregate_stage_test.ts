@@ -35,7 +35,7 @@ function cellRows(cell: number): MeasurementRow[] {
   return rows;
 }
 
-Deno.test("Aggregator: a close staged in several slices writes agg_10min byte for byte as the former direct appender and the SQL recomputation", async () => {
+Deno.test("Aggregator: a close written in several slices writes agg_10min byte for byte as one appender of all rows and the SQL recomputation", async () => {
   await withStore(async (store, agg, q, reader) => {
     const byCell = Array.from({ length: CELLS }, (_, cell) => cellRows(cell));
     await Promise.all(
@@ -46,16 +46,16 @@ Deno.test("Aggregator: a close staged in several slices writes agg_10min byte fo
       VALUES ('C3', 'e1', 'DIP', make_timestamp(${(T0 + 30_000) * 1000}),
         make_timestamp(${(T0 + 31_000) * 1000}))`);
     const series = CELLS * FEEDERS * 4;
-    assert.ok(series > 2 * STAGE_ROWS, "the staging takes several slices");
+    assert.ok(series > 2 * STAGE_ROWS, "the write takes several slices");
     assert.equal(await agg.flush(T0 + SLOT_MS + SLOT_GRACE_MS), 1);
     const parts = agg.lastFlush.parts!;
     assert.ok(parts.loopMs >= parts.longestMs && parts.longestMs > 0, JSON.stringify(parts));
     const read = () => q("SELECT * FROM agg_10min ORDER BY series_id");
-    const staged = await read();
-    assert.equal(staged.length, series);
-    assert.equal(staged.filter((r) => r.at(-1) === true).length, FEEDERS * 4, "C3 flagged");
+    const closed = await read();
+    assert.equal(closed.length, series);
+    assert.equal(closed.filter((r) => r.at(-1) === true).length, FEEDERS * 4, "C3 flagged");
 
-    // The former write: the same sums appended straight into agg_10min.
+    // The same sums appended by one appender, in one piece.
     const ids = new Map(
       (await q("SELECT cell_id, feeder, phase, series_id FROM series")).map((
         [cell, feeder, phase, id],
@@ -73,11 +73,11 @@ Deno.test("Aggregator: a close staged in several slices writes agg_10min byte fo
     const appender = await reader.createAppender("agg_10min");
     appendColumns(appender, columns, columns[0]!.data.length);
     appender.closeSync();
-    assert.deepEqual(await read(), staged, "former direct appender");
+    assert.deepEqual(await read(), closed, "one appender");
 
     // The reference: the slot recomputed from the raw rows in SQL.
     await q("DELETE FROM agg_10min");
     for (const statement of aggregateSql([T0])) await q(statement);
-    assert.deepEqual(await read(), staged, "SQL recomputation");
+    assert.deepEqual(await read(), closed, "SQL recomputation");
   });
 });
