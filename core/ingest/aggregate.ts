@@ -169,24 +169,31 @@ export class Aggregator {
 
   /**
    * After a restart the in-memory state is gone: marks every slot of the last `days` days
-   * whose raw rows and aggregate disagree (never aggregated, or late data before the stop) or
+   * whose raw rows and aggregates disagree (never aggregated, or late data before the stop) or
    * whose event flag misses a stored voltage event (an event stored just before the stop).
+   * Slots are compared by their totals: an aggregate never counts more rows than its series has
+   * stored in the slot, so a slot holds more raw rows than its aggregates count exactly when one
+   * of its series does (fewer: raw rows past their lifetime). Per series and slot, the same
+   * comparison read 25 s at 5,000 cells with one day stored, on the way to ready.
    */
   async recover(days = 2, now = Date.now()): Promise<number> {
-    const since = (now - days * 86_400_000) * 1000;
+    const since = Math.floor((now - days * 86_400_000) / SLOT_MS) * SLOT_MS * 1000;
     const result = await this.connection.runAndReadAll(
       `WITH raw AS (
-         SELECT series_id, time_bucket(INTERVAL 10 MINUTE, ts) AS slot, count(*) AS n
-         FROM raw_measurements WHERE ts >= make_timestamp(${since}) GROUP BY ALL)
-       SELECT DISTINCT epoch_ms(raw.slot) FROM raw
-       LEFT JOIN agg_10min a ON a.series_id = raw.series_id AND a.slot = raw.slot
-       WHERE a.n IS NULL OR a.n <> raw.n
+         SELECT time_bucket(INTERVAL 10 MINUTE, ts) AS slot, count(*) AS n
+         FROM raw_measurements WHERE ts >= make_timestamp(${since}) GROUP BY ALL),
+       agg AS (
+         SELECT slot, sum(n) AS n FROM agg_10min WHERE slot >= make_timestamp(${since})
+         GROUP BY ALL)
+       SELECT epoch_ms(raw.slot) FROM raw LEFT JOIN agg USING (slot)
+       WHERE agg.n IS NULL OR raw.n > agg.n
        UNION
        SELECT DISTINCT epoch_ms(a.slot) FROM agg_10min a
        JOIN series s ON s.series_id = a.series_id
        JOIN voltage_events e ON e.cell_id = s.cell_id
          AND e.start_ts < a.slot + INTERVAL 10 MINUTE AND e.end_ts >= a.slot
-       WHERE a.slot >= make_timestamp(${since}) AND NOT a.flagged`,
+       WHERE a.slot >= make_timestamp(${since}) AND e.end_ts >= make_timestamp(${since})
+         AND NOT a.flagged`,
     );
     const slots = (result.getRows() as [bigint | number][]).map(([ms]) => Number(ms));
     this.markDirty(slots);

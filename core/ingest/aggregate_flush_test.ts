@@ -117,6 +117,35 @@ Deno.test("Aggregator.recover() finds slots whose aggregate misses rows after a 
   });
 });
 
+Deno.test("Aggregator.recover() compares slots by their totals: a series missing, raw rows past their lifetime", async () => {
+  await withStore(async (store, agg, q) => {
+    for (const cell of ["C1", "C2"]) {
+      await store.append(cell, {
+        measurements: [row(T0, 230), row(T0 + SLOT_MS, 231), row(T0 + 2 * SLOT_MS, 232)],
+      });
+    }
+    await agg.flush(T0 + 4 * SLOT_MS);
+    const fresh = () => new Aggregator((agg as unknown as { connection: never }).connection);
+    assert.equal(await fresh().recover(2, T0 + 4 * SLOT_MS), 0, "every slot aggregated");
+    // Slot 1: C2's aggregate lost (as if it had never been written), C1's right.
+    const c2 = "(SELECT series_id FROM series WHERE cell_id = 'C2')";
+    await q(`DELETE FROM agg_10min WHERE slot = make_timestamp(${(T0 + SLOT_MS) * 1000})
+      AND series_id IN ${c2}`);
+    // Slot 2: C1's raw rows gone past their lifetime; its aggregate stays.
+    await q(`DELETE FROM raw_measurements WHERE ts = make_timestamp(${(T0 + 2 * SLOT_MS) * 1000})
+      AND series_id NOT IN ${c2}`);
+    const recovering = fresh();
+    assert.equal(await recovering.recover(2, T0 + 4 * SLOT_MS), 1);
+    assert.equal(await recovering.flush(T0 + 4 * SLOT_MS), 1);
+    assert.deepEqual(
+      await q(
+        "SELECT epoch_ms(slot) - " + T0 + ", count(*)::INT FROM agg_10min GROUP BY ALL ORDER BY 1",
+      ),
+      [[0n, 2], [BigInt(SLOT_MS), 2], [BigInt(2 * SLOT_MS), 2]],
+    );
+  });
+});
+
 Deno.test("Aggregator.flush() rolls 10-minute slots up to hours and days weighted by their values", async () => {
   await withStore(async (store, agg, q) => {
     // Slot 0: three values at 230 V; slot 1: one value at 250 V; the next hour: one at 240 V.

@@ -132,6 +132,10 @@ export class MeasurementStore {
   async #load(): Promise<void> {
     this.#folds.clear();
     await this.#index.load(this.#connection);
+    // Watermarks older than the file's newest hour are found behind the start. Should that
+    // fail, their series stay exact (looked up) until the next load.
+    void this.#index.resolveMarks(this.#connection, (fn) => this.#withWriter(fn))
+      .catch(() => undefined);
   }
 
   /** Writes the journal's records after the position DuckDB holds (all of them are acknowledged). */
@@ -264,6 +268,7 @@ export class MeasurementStore {
   /** Stops retrying failed DuckDB writes; the journal keeps what they lacked for the next open. */
   close(): void {
     this.#closed = true;
+    this.#index.stopResolving();
     clearTimeout(this.#retry);
     clearTimeout(this.#gather);
   }
