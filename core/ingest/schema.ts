@@ -50,7 +50,7 @@ export const SLOT_TABLES = ["agg_10min", "agg_1h", "agg_1d", "pq_10min", "pq_1h"
 
 /**
  * Statements that replace the rows of `table` with those `select` gives, key by key (series and
- * slot; the slot tables have no primary key, schema.ts SLOT_TABLES), through a temporary table.
+ * slot; the slot tables have no primary key: SLOT_TABLES), through a temporary table.
  */
 export function replaceRows(table: string, temp: string, select: string): string[] {
   return [
