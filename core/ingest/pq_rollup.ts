@@ -12,7 +12,7 @@
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { EN50160_LV, upperLimit } from "../en50160/mod.ts";
 import { appendColumns } from "./chunk_writer.ts";
-import { COUNT_COLUMNS, HARMONIC_ORDERS, NEWEST_COUNT } from "./schema.ts";
+import { COUNT_COLUMNS, HARMONIC_ORDERS, inTransaction, NEWEST_COUNT } from "./schema.ts";
 import { notePqChange, type PqChanges } from "./store_pq.ts";
 
 /** The harmonic limits the rollups count against: EN 50160's, the grid-wide week's. */
@@ -175,23 +175,11 @@ export class PqRollups {
       for (let k = 0; k < starts.length; k += 48) {
         const chunk = starts.slice(k, k + 48);
         const periods = chunk.map((s) => `make_timestamp(${s * 1000})`).join(",");
-        await this.#transaction([
+        await inTransaction(this.connection, [
           `DELETE FROM ${level.table} WHERE slot IN (${periods}) AND (${where})`,
           rollupSql(level, chunk, where),
         ]);
       }
-    }
-  }
-
-  async #transaction(statements: readonly string[]): Promise<void> {
-    const c = this.connection;
-    await c.run("BEGIN TRANSACTION");
-    try {
-      for (const statement of statements) await c.run(statement);
-      await c.run("COMMIT");
-    } catch (error) {
-      await c.run("ROLLBACK").catch(() => undefined);
-      throw error;
     }
   }
 }
