@@ -21,7 +21,7 @@ import {
   sliceColumns,
   writeSlices,
 } from "../../core/ingest/aggregate_stage.ts";
-import { appendColumns, type Column } from "../../core/ingest/chunk_writer.ts";
+import type { Column } from "../../core/ingest/chunk_writer.ts";
 import { AGG_FLOAT_COLUMNS } from "../../core/ingest/slot_accumulator.ts";
 import { allocateColumns, generateColumns, WINDOW_MS } from "../../core/simulator/mod.ts";
 import { platformMemoryLimit } from "./lib/duck.ts";
