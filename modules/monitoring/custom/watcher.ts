@@ -141,7 +141,8 @@ export class TriggerWatcher {
     const { watches, ids, deltas } = await this.#watched();
     /** Steps found in memory and series whose window must be read, by position in `watches`. */
     const candidates: { k: number; step: CurrentStep }[] = [];
-    const reads: { k: number; newest: number; seen: number }[] = [];
+    /** `j`: the position of the series' new value among the pending ones. */
+    const reads: { k: number; newest: number; seen: number; j: number }[] = [];
     // The new values, remembered as evaluated once the evaluation went through.
     if (this.#pendingK.length < watches.length) {
       this.#pendingK = new Int32Array(watches.length);
@@ -161,11 +162,12 @@ export class TriggerWatcher {
       const i = latest.i(id);
       pendingK[pending] = k;
       pendingTs[pending] = newest;
-      pendingI[pending++] = i;
+      pendingI[pending] = i;
       if (newest - seenTs !== VALUE_INTERVAL_MS) {
-        reads.push({ k, newest, seen });
+        reads.push({ k, newest, seen, j: pending++ });
         continue;
       }
+      pending++;
       // Values are aligned to 20 s: none lies between the two, as the store would answer.
       const before = seenIOf[id]!;
       const changeA = Math.abs(i - before);
@@ -184,18 +186,24 @@ export class TriggerWatcher {
         to = Math.max(to, c.newest + 1);
       }
       const values = await this.#deps.read([...new Set(reads.map((c) => ids[c.k]!))], from, to);
-      for (const { k, newest, seen } of reads) {
+      for (const { k, newest, seen, j } of reads) {
         const series = values.get(ids[k]!);
-        if (!series) continue;
-        const points = series.ts.flatMap((ts, n) =>
+        const points = series?.ts.flatMap((ts, n) =>
           ts <= newest ? [{ ts, i: series.i[n] ?? NaN }] : []
-        );
+        ) ?? [];
+        // The latest values run ahead of the file while journaled groups wait for their DuckDB
+        // write: only what was read counts as evaluated, the rest is read after its write.
+        const last = points.at(-1);
+        pendingTs[j] = last && last.ts > seen ? last.ts : NaN;
+        pendingI[j] = last?.i ?? NaN;
         const step = currentSteps(points, deltas[k]!, seen)[0];
         if (step) candidates.push({ k, step });
       }
       candidates.sort((a, b) => a.k - b.k);
     }
-    for (let j = 0; j < pending; j++) this.#see(ids[pendingK[j]!]!, pendingTs[j]!, pendingI[j]!);
+    for (let j = 0; j < pending; j++) {
+      if (!Number.isNaN(pendingTs[j])) this.#see(ids[pendingK[j]!]!, pendingTs[j]!, pendingI[j]!);
+    }
     // The earliest step of each node; on a tie, the first of its feeders and phases.
     const firstStep = new Map<string, { w: Watch; step: CurrentStep }>();
     for (const { k, step } of candidates) {

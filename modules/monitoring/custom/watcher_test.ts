@@ -290,3 +290,44 @@ Deno.test("TriggerWatcher compares a live tick in memory and reads only after a 
   assert.equal(fired.length, 2, "no step across the gap");
   await watcher.close();
 });
+
+Deno.test("TriggerWatcher evaluates again the values its read did not find in the file yet", async () => {
+  // The store's latest values move when a group is journaled; its DuckDB write comes later.
+  const store = memoryStore();
+  let written = -Infinity;
+  const clock = { now: T0 };
+  const bus = new EventBus(createLogger("error"));
+  const fired: CustomTriggerFired[] = [];
+  bus.subscribe("monitoring.customTriggerFired", (e) => void fired.push(e));
+  const watcher = new TriggerWatcher({
+    requests: {
+      fireAll: (fires: unknown[]) =>
+        Promise.resolve(fires.map(() => ({ status: "STARTED", code: null, request: null }))),
+    } as unknown as RequestService,
+    triggers: {
+      enabledTriggers: () => Promise.resolve(TRIGGERS),
+      onChanged: () => {},
+    } as unknown as TriggerService,
+    nodes: { nodesOf: () => Promise.resolve(NODES), find: () => Promise.resolve(null) },
+    store,
+    read: (ids, from, to) => store.read(ids, from, Math.min(to, written + 1)),
+    bus,
+    logger: createLogger("error"),
+    now: () => clock.now + 60_000,
+  });
+  await watcher.start();
+  // 40 A, 50 A (exactly the delta), 61 A on one phase of node 0, all three journaled...
+  [40, 50, 61].forEach((i, k) => store.append("cell0", 1, 0, T0 + k * VALUE_INTERVAL_MS, i));
+  // ...and only the first written when the watcher is told of that write.
+  written = T0;
+  watcher.poke();
+  await watcher.idle();
+  assert.equal(fired.length, 0);
+  written = T0 + 2 * VALUE_INTERVAL_MS;
+  watcher.poke();
+  await watcher.idle();
+  assert.deepEqual(fired.map((e) => [e.nodeId, e.changeA, e.at]), [
+    ["n0", 11, new Date(T0 + 2 * VALUE_INTERVAL_MS).toISOString()],
+  ]);
+  await watcher.close();
+});
