@@ -11,6 +11,7 @@ import { realTimeFactor, rowsPerTick, type Sizes } from "./lib/options.ts";
 import type { BenchPlatform } from "./lib/platform.ts";
 import { atLeast, atMost, ratioAtLeast, type Result } from "./lib/report.ts";
 import { perSecond, summarize } from "./lib/stats.ts";
+import { cpuBetween, threadCpu } from "./lib/cpu.ts";
 import { formatBreakdown, memoryBreakdown } from "./ingest_memory.ts";
 
 /**
@@ -135,6 +136,7 @@ export async function benchIngestHttp(
     }
     await memory(`after ${sizes.ingestTicks} ticks, 8 in flight`);
     const wide: IngestStats[] = [];
+    const cpuBefore = threadCpu();
     for (let t = 0; t < sizes.ingestTicks; t++) {
       const stats = await worker.run(
         job([wideStart + t * WINDOW_MS], cells.length, WIDE_CONCURRENCY),
@@ -142,6 +144,7 @@ export async function benchIngestHttp(
       checkComplete(`tick ${t} with many requests in flight`, stats);
       wide.push(stats);
     }
+    const wideCpu = cpuBetween(cpuBefore, threadCpu());
     await memory(`after ${sizes.ingestTicks} ticks with ${WIDE_CONCURRENCY} in flight`);
     phase("backlog");
     const rounds: IngestStats[] = [];
@@ -177,6 +180,17 @@ export async function benchIngestHttp(
         `${retries} retried answers >= 500; aggregation ran ${aggregation.runs} times, ${
           (aggregation.ms / 1000).toFixed(1)
         } s, during the ingest`,
+    );
+    // Every thread of the platform and the cells' process, per request of the wide ticks.
+    const wideRequests = n * wide.length;
+    const cpuPerRequest = wideCpu.reduce((a, [, ms]) => a + ms, 0) * 1000 / wideRequests;
+    const cores = navigator.hardwareConcurrency;
+    const wallPerRequest = wide.reduce((a, s) => a + s.sendMs, 0) * 1000 / wideRequests;
+    console.log(
+      `  CPU per request with ${WIDE_CONCURRENCY} in flight: ${cpuPerRequest.toFixed(0)} us = ${
+        wideCpu.map(([name, ms]) => `${name} ${(ms * 1000 / wideRequests).toFixed(0)}`)
+          .join(", ")
+      } us (children: the cells' process); wall ${wallPerRequest.toFixed(0)} us per request`,
     );
     const engine = ratioAtLeast(0.1, ">= 0.1 x engine");
     return [
@@ -224,6 +238,19 @@ export async function benchIngestHttp(
         value: summarize(wide.map((s) => s.sendMs)).p99,
         unit: "ms",
         target: atMost(1000, "<= 1 s at 5,000 cells"),
+        scaled,
+      },
+      {
+        name: `  CPU per request, ${WIDE_CONCURRENCY} in flight, every thread and the cells' ` +
+          `process` + variant,
+        value: cpuPerRequest,
+        unit: "us",
+      },
+      {
+        name: `  real-time factor ${cores} cores busy all the time would give at that CPU` +
+          variant,
+        value: realTimeFactor(wideRate, n) * (cores * wallPerRequest) / cpuPerRequest,
+        unit: "x",
         scaled,
       },
       {

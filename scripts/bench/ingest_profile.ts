@@ -4,7 +4,8 @@
  * HTTP by the cells' process (`--mode=http`) or straight into `app.fetch` in this process
  * (`--mode=inproc`: no sockets, no HTTP parsing). `--stub-store` answers every batch without the
  * store (the request path alone). Prints per tick its wall time and the server process's CPU time
- * per request (all threads: DuckDB's too). Run the server side under `--cpu-prof` to profile:
+ * per request (all threads: DuckDB's too), and at the end the CPU per request by thread and of the
+ * cells' process (lib/cpu.ts). Run the server side under `--cpu-prof` to profile:
  *
  *   npx deno run -A --v8-flags=--max-old-space-size=4096 scripts/bench/ingest_profile.ts \
  *     --cells=2000 --ticks=10 --mode=inproc [--stub-store] [--concurrency=64] \
@@ -19,6 +20,7 @@ import process from "node:process";
 import { generateBatch } from "../../core/simulator/mod.ts";
 import { WINDOW_MS } from "../../core/simulator/mod.ts";
 import { CellProcess } from "./ingest_http.ts";
+import { cpuBetween, threadCpu } from "./lib/cpu.ts";
 import { formatBreakdown, memoryBreakdown } from "./ingest_memory.ts";
 import { RssSampler } from "./lib/memory.ts";
 import { startBenchPlatform } from "./lib/platform.ts";
@@ -89,7 +91,10 @@ async function tickInProcess(bodies: Body[]): Promise<{ ms: number; statuses: st
 }
 
 const results: { ms: number; cpuPerRequest: number }[] = [];
+/** CPU by thread (and the cells' process) over the steady ticks. */
+let threadsBefore = new Map<string, number>();
 for (let t = 0; t < ticks + 1; t++) {
+  if (t === 1) threadsBefore = threadCpu();
   const window = first + t * WINDOW_MS;
   const bodies = worker ? [] : bodiesOf(window);
   const cpu = process.cpuUsage();
@@ -125,6 +130,15 @@ for (let t = 0; t < ticks + 1; t++) {
   );
 }
 console.log(`steady ticks until ${performance.now().toFixed(0)} ms after start`);
+const perRequest = (ms: number) => `${(ms * 1000 / (cellCount * ticks)).toFixed(0)} us`;
+const threads = cpuBetween(threadsBefore, threadCpu());
+console.log(
+  `CPU per request over the steady ticks (${
+    worker ? "children: the cells' process" : "in process"
+  }): ` +
+    `${perRequest(threads.reduce((a, [, ms]) => a + ms, 0))} in all = ` +
+    threads.map(([name, ms]) => `${name} ${perRequest(ms)}`).join(", "),
+);
 await store.flush();
 const mean = results.reduce((a, r) => a + r.ms, 0) / results.length;
 console.log(
