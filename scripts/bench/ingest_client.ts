@@ -6,6 +6,7 @@
  * server keeps its own core, as remote cells would.
  */
 /// <reference lib="deno.worker" />
+import process from "node:process";
 import { generateBatch, type ProtocolVersion, type SimCell } from "../../core/simulator/mod.ts";
 import { mapBounded } from "./lib/timing.ts";
 import { postRequest, RawHttpPool } from "./lib/raw_http.ts";
@@ -39,6 +40,8 @@ export interface IngestStats {
   retries: number;
   /** Wall time of the sending only (ms). */
   sendMs: number;
+  /** CPU time of the cells' process during the sending (ms, every thread). */
+  sendCpuMs: number;
   /** Time of each request (ms). */
   latencies: number[];
 }
@@ -64,6 +67,7 @@ export async function runJob(job: IngestJob): Promise<IngestStats> {
     statuses: {},
     retries: 0,
     sendMs: 0,
+    sendCpuMs: 0,
     latencies: [],
   };
   const url = new URL("/ingest/v1/batches", job.baseUrl);
@@ -90,6 +94,7 @@ async function sendChunks(job: IngestJob, url: URL, pool: RawHttpPool, stats: In
       requests.push(postRequest(url, { authorization }, JSON.stringify(batch)));
     }
     const start = performance.now();
+    const cpu = process.cpuUsage();
     await mapBounded(requests, job.concurrency, async (request) => {
       const sent = performance.now();
       let answer = await post(pool, request);
@@ -104,6 +109,8 @@ async function sendChunks(job: IngestJob, url: URL, pool: RawHttpPool, stats: In
       stats.statuses[answer.status] = (stats.statuses[answer.status] ?? 0) + 1;
     });
     stats.sendMs += performance.now() - start;
+    const used = process.cpuUsage(cpu);
+    stats.sendCpuMs += (used.user + used.system) / 1000;
   }
 }
 

@@ -66,7 +66,7 @@ export function formatBreakdown(label: string, m: MemoryBreakdown): string {
   const spaces = m.spaces.map(([name, size, used]) => `${name} ${mb(size)}/${mb(used)}`).join(", ");
   return `  memory ${label}: RSS ${mb(m.rss)} MB = V8 heap ${mb(m.heapTotal)} (used ${
     mb(m.heapUsed)
-  }; ${spaces}) + external ${mb(m.external)} + PGlite wasm ${mb(m.pgliteWasm)} + DuckDB ${
+  }; ${spaces}) + external ${mb(m.external)}${wasm ? ` + PGlite wasm ${mb(wasm)}` : ""} + DuckDB ${
     mb(duck)
   } (${tags || "none"}) + unaccounted ${mb(rest)}; ingest backlog ${m.backlogRows} rows, ${
     mb(m.backlogBytes)

@@ -93,6 +93,7 @@ async function tickInProcess(bodies: Body[]): Promise<{ ms: number; statuses: st
 const results: { ms: number; cpuPerRequest: number }[] = [];
 /** CPU by thread (and the cells' process) over the steady ticks. */
 let threadsBefore = new Map<string, number>();
+let cellsCpuMs = 0;
 for (let t = 0; t < ticks + 1; t++) {
   if (t === 1) threadsBefore = threadCpu();
   const window = first + t * WINDOW_MS;
@@ -110,6 +111,7 @@ for (let t = 0; t < ticks + 1; t++) {
       protocol: 2,
     });
     ms = stats.sendMs;
+    if (t > 0) cellsCpuMs += stats.sendCpuMs;
     statuses = JSON.stringify(stats.statuses);
   } else {
     ({ ms, statuses } = await tickInProcess(bodies));
@@ -132,10 +134,9 @@ for (let t = 0; t < ticks + 1; t++) {
 console.log(`steady ticks until ${performance.now().toFixed(0)} ms after start`);
 const perRequest = (ms: number) => `${(ms * 1000 / (cellCount * ticks)).toFixed(0)} us`;
 const threads = cpuBetween(threadsBefore, threadCpu());
+if (worker) threads.push(["the cells' process", cellsCpuMs]);
 console.log(
-  `CPU per request over the steady ticks (${
-    worker ? "children: the cells' process" : "in process"
-  }): ` +
+  `CPU per request over the steady ticks: ` +
     `${perRequest(threads.reduce((a, [, ms]) => a + ms, 0))} in all = ` +
     threads.map(([name, ms]) => `${name} ${perRequest(ms)}`).join(", "),
 );

@@ -49,7 +49,6 @@ async function ingest(pool: pg.Pool, cells: number, windows: number[], concurren
   return perSecond(rows, ms);
 }
 
-/** Runs the PostgreSQL figures; an unreachable server gives one clear line and no rows. */
 /**
  * Runs `fn` with the URL of a new database on the local PostgreSQL server, dropped after it; null
  * (and a line saying so) when no server answers.
@@ -76,6 +75,7 @@ export async function withTemporaryDatabase<T>(
   }
 }
 
+/** Runs the PostgreSQL figures; an unreachable server gives one clear line and no rows. */
 export async function benchPostgres(sizes: Sizes): Promise<Result[]> {
   return await withTemporaryDatabase((url) => benchPostgresIn(url, sizes)) ?? [];
 }

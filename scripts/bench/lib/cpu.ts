@@ -1,33 +1,20 @@
 /**
  * CPU time per thread from /proc (Linux): where a process's CPU goes (its JavaScript thread,
- * DuckDB's threads, the runtime's) and how much its child processes use. Ticks of 10 ms.
+ * DuckDB's threads, the runtime's). Ticks of 10 ms.
  */
 
-/** CPU milliseconds by thread name, for `pid` and (summed under "children") its children. */
-export function threadCpu(pid: number | "self" = "self"): Map<string, number> {
+/** CPU milliseconds of this process by thread name (threads of one name summed). */
+export function threadCpu(): Map<string, number> {
   const out = new Map<string, number>();
-  const tasks = `/proc/${pid}/task`;
-  const children: number[] = [];
+  const tasks = "/proc/self/task";
   for (const entry of Deno.readDirSync(tasks)) {
     try {
       const [comm, ms] = statOf(`${tasks}/${entry.name}/stat`);
       // Threads a native library starts without a name (DuckDB's) carry the process's name.
-      const name = `/proc/${entry.name}` === Deno.realPathSync(`/proc/${pid}`)
-        ? "JavaScript (main)"
-        : comm;
+      const name = Number(entry.name) === Deno.pid ? "JavaScript (main)" : comm;
       out.set(name, (out.get(name) ?? 0) + ms);
-      const kids = Deno.readTextFileSync(`${tasks}/${entry.name}/children`).trim();
-      if (kids) children.push(...kids.split(/\s+/).map(Number));
     } catch {
       // The thread ended meanwhile.
-    }
-  }
-  for (const child of children) {
-    try {
-      const [, ms] = statOf(`/proc/${child}/stat`);
-      out.set("children", (out.get("children") ?? 0) + ms);
-    } catch {
-      // The child ended meanwhile.
     }
   }
   return out;
