@@ -5,27 +5,20 @@
  * keeps the in-memory watermarks exact.
  *
  * With an ingest journal (production), a group is acknowledged once its journal record is
- * synced (journal.ts); journaled groups reach DuckDB behind the acknowledgements, in
- * transactions of up to MAX_GROUP_ROWS rows that also record the journal position they cover,
- * and when the store opens, the journal's later records (a crash) are written first. A group that
- * finds DuckDB's writer idle is answered after the DuckDB write it starts, so a lone batch is
- * visible to queries when its answer arrives; under load, answers wait for the journal only.
- * Without a journal (unit tests), each group is one DuckDB transaction before its answers.
+ * synced, and journaled groups reach DuckDB behind the acknowledgements (store_writes.ts); when
+ * the store opens, the journal's later records (a crash) are written first. Without a journal
+ * (unit tests), each group is one DuckDB transaction before its answers.
  */
 import type { DuckDBConnection } from "@duckdb/node-api";
 import type { LatestValues } from "../monitoring/latest.ts";
 import { isFatal } from "../time_series_store.ts";
-import { comparePositions, type Journal, type JournalPosition } from "./journal.ts";
-import { encodeGroup } from "./journal_codec.ts";
+import { comparePositions, type Journal } from "./journal.ts";
 import { migrate } from "./schema.ts";
 import { SeriesIndex } from "./series_index.ts";
 import {
   type Accepted,
   type AppendResult,
-  firstMarks,
   FOLD_GRACE_MS,
-  type NewSeries,
-  type Pending,
   type PqTouched,
   type PreviousMarks,
   type SlotsTouched,
@@ -35,8 +28,9 @@ import {
 } from "./store_group.ts";
 import { type PqChanges, PqFolds } from "./store_pq.ts";
 import { decodedGroup, foldAgain, journalMarks } from "./store_replay.ts";
-import { PendingGroups, WaitingBatches } from "./store_queues.ts";
+import { WaitingBatches } from "./store_queues.ts";
 import { prepareGroup, writeGroup } from "./store_write.ts";
+import { JournaledWrites } from "./store_writes.ts";
 
 export {
   type AppendResult,
@@ -48,13 +42,6 @@ export {
   type ValidBatch,
 } from "./store_group.ts";
 export { MAX_PENDING_BYTES, MAX_WAITING_BYTES } from "./store_queues.ts";
-/** A failed DuckDB write of journaled groups is tried again after this long. */
-const RETRY_MS = 1_000;
-/**
- * Under load, journaled groups gather this long before their DuckDB write, so that its fixed
- * costs (appender, commit) spread over thousands of rows instead of a few batches.
- */
-const GATHER_MS = 100;
 
 /** How the store is opened. */
 export interface MeasurementStoreOptions {
@@ -74,8 +61,6 @@ export class MeasurementStore {
   readonly #index = new SeriesIndex();
   /** Protocol v1 PQ values folded, not yet in `pq_10min`. */
   readonly #folds = new PqFolds();
-  /** How far the journal is in DuckDB (its measurements). */
-  #written: JournalPosition | null = null;
   #pqListeners: PqTouched[] = [];
   readonly #waiting = new WaitingBatches();
   #draining = false;
@@ -95,22 +80,42 @@ export class MeasurementStore {
   #recovering: Promise<void> | null = null;
   readonly #reopen: () => Promise<void>;
   readonly #journal: Journal | null;
-  /** Journaled groups not yet in DuckDB, oldest first. */
-  readonly #pending = new PendingGroups();
-  /** The running DuckDB write of pending groups. */
-  #flushing: Promise<void> | null = null;
+  /** With a journal: the journaled groups on their way to DuckDB (store_writes.ts). */
+  readonly #writes: JournaledWrites | null;
   /** The last operation queued on the writer connection (see #withWriter). */
   #writer: Promise<unknown> = Promise.resolve();
-  /** The next DuckDB write, when gathering. */
-  #gather: ReturnType<typeof setTimeout> | undefined;
-  #retry: ReturnType<typeof setTimeout> | undefined;
-  #closed = false;
 
   private constructor(connection: DuckDBConnection, options: MeasurementStoreOptions) {
     this.#connection = connection;
     this.#reopen = options.reopen ??
       (() => Promise.reject(new Error("The store cannot reopen")));
     this.#journal = options.journal ?? null;
+    this.#writes = this.#journal && new JournaledWrites({
+      connection,
+      journal: this.#journal,
+      index: this.#index,
+      folds: this.#folds,
+      withWriter: (fn) => this.#withWriter(fn),
+      held: () => this.#holdWrites,
+      failed: (error) => {
+        if (isFatal(error)) this.#invalidated = true;
+      },
+      // A reopen must not run under a group being prepared: the drain loop does it then.
+      retry: () => {
+        const ready = this.#draining ? Promise.resolve() : this.#recoverIfInvalidated();
+        void ready.then(() => this.flush()).catch(() => undefined);
+      },
+      committed: (accepted, previous) => {
+        this.#notify(accepted, previous);
+        this.#release();
+      },
+      writeDeviceRecords: () => this.#folds.devices ? this.#writePq(-Infinity) : Promise.resolve(),
+    });
+  }
+
+  /** How far the journal is in DuckDB (its measurements). */
+  get #written() {
+    return this.#writes?.position ?? null;
   }
 
   /**
@@ -140,12 +145,12 @@ export class MeasurementStore {
 
   /** Writes the journal's records after the position DuckDB holds (all of them are acknowledged). */
   async #replay(): Promise<void> {
-    const journal = this.#journal;
-    if (!journal) return;
-    this.#pending.clear();
+    const journal = this.#journal, writes = this.#writes;
+    if (!journal || !writes) return;
+    writes.pending.clear();
     this.#holdWrites = false;
     const { written, foldFrom, from } = await journalMarks(this.#connection);
-    this.#written = written;
+    writes.position = written;
     const records = await journal.recover(from);
     const stored = records.filter((r) => written && comparePositions(r.end, written) <= 0);
     await foldAgain(
@@ -157,7 +162,7 @@ export class MeasurementStore {
     );
     for (const record of records.slice(stored.length)) {
       const { accepted, newSeries } = await this.#prepare(decodedGroup(record.payload));
-      this.#enqueue(accepted, newSeries, record.end);
+      writes.enqueue(accepted, newSeries, record.end);
     }
     await this.flush();
   }
@@ -249,8 +254,8 @@ export class MeasurementStore {
     for (;;) {
       // A recovery reads memory again and writes what the journal holds: wait for it.
       if (this.#holdWrites) await this.#recovering?.catch(() => undefined);
-      else if (this.#flushing) await this.#flushing;
-      else if (this.#pending.firstSynced) await this.#startFlush();
+      else if (this.#writes?.running) await this.#writes.running;
+      else if (this.#writes?.pending.firstSynced) await this.#writes.start();
       else break;
     }
     // The cells' own PQ records are acknowledged records too (folds wait for their slot).
@@ -262,15 +267,14 @@ export class MeasurementStore {
    * memory of batches waiting for a group (operations, benchmarks).
    */
   get backlog(): { groups: number; rows: number; bytes: number; waitingBytes: number } {
-    return { ...this.#pending.backlog, waitingBytes: this.#waiting.bytes };
+    const pending = this.#writes?.pending.backlog ?? { groups: 0, rows: 0, bytes: 0 };
+    return { ...pending, waitingBytes: this.#waiting.bytes };
   }
 
   /** Stops retrying failed DuckDB writes; the journal keeps what they lacked for the next open. */
   close(): void {
-    this.#closed = true;
     this.#index.stopResolving();
-    clearTimeout(this.#retry);
-    clearTimeout(this.#gather);
+    this.#writes?.close();
   }
 
   /** Writes groups until no batch waits. */
@@ -281,7 +285,7 @@ export class MeasurementStore {
         const group = this.#waiting.takeGroup();
         try {
           await this.#recoverIfInvalidated();
-          if (this.#journal) await this.#journaled(group);
+          if (this.#writes) await this.#journaled(this.#writes, group);
           else await this.#direct(group);
         } catch (error) {
           if (isFatal(error)) this.#invalidated = true;
@@ -315,10 +319,9 @@ export class MeasurementStore {
   async #recover(): Promise<void> {
     // Nothing may write meanwhile: the journal's records in flight, the running DuckDB write.
     this.#holdWrites = true;
-    clearTimeout(this.#gather);
-    this.#gather = undefined;
+    this.#writes?.cancelGather();
     await this.#journal?.idle();
-    await this.#flushing?.catch(() => undefined);
+    await this.#writes?.running?.catch(() => undefined);
     if (this.#invalidated) await this.#reopen();
     this.#invalidated = false;
     this.#stale = false;
@@ -346,123 +349,24 @@ export class MeasurementStore {
   }
 
   /**
-   * With a journal: the group's record is synced, then the group is answered. A group that finds
-   * the store idle (no DuckDB write running or waiting) starts a write and is answered after it,
-   * so that a lone batch is visible to queries at its answer; under load it is answered at once
-   * and joins the write that gathers behind the running one.
+   * With a journal: the group's record is synced, then the group is answered (store_writes.ts).
+   * Memory notes the group at once: a journal write that fails leaves it stale.
    */
-  async #journaled(group: readonly Waiting[]): Promise<void> {
-    if (this.#pending.full) {
+  async #journaled(writes: JournaledWrites, group: readonly Waiting[]): Promise<void> {
+    if (writes.pending.full) {
       throw new Error("Ingest backlog full: DuckDB cannot keep up or cannot write");
     }
     const { accepted, newSeries, results } = await this.#prepare(group);
-    const answer = () => group.forEach((w, k) => w.resolve(results[k]!));
-    const content = accepted.filter((a) =>
-      a.rows.length || a.pq.rows.length || a.events.length || a.io.length
+    writes.add(
+      accepted,
+      newSeries,
+      () => group.forEach((w, k) => w.resolve(results[k]!)),
+      (error) => {
+        // Memory holds the group; the journal does not: read both again before the next group.
+        this.#stale = true;
+        for (const w of group) w.reject(error);
+      },
     );
-    if (!content.length) return answer();
-    // Idle: nothing written or waiting. Under load, groups keep finding others pending.
-    const idle = !this.#flushing && !this.#gather && !this.#pending.length;
-    const pending = this.#enqueue(content, newSeries, null);
-    // Not awaited: the next group is prepared while this record is written, and the journal
-    // syncs the records that meet in its queue together.
-    const record = encodeGroup(content.map((a) => ({ ...a, pq: a.pq.rows })));
-    this.#journal!.append(record).then((end) => {
-      pending.end = end;
-      // Journaled: durable whatever the DuckDB write does.
-      // Idle, the cells' own PQ records are written at once too (under load, every 10 s).
-      if (idle) {
-        void this.#startFlush().then(() => this.#folds.devices ? this.#writePq(-Infinity) : 0)
-          .then(answer, answer);
-      } else {
-        this.#gatherThenFlush();
-        answer();
-      }
-    }, (error) => {
-      // Memory holds the group; the journal does not: read both again before the next group.
-      this.#stale = true;
-      for (const w of group) w.reject(error);
-    });
-  }
-
-  /** Starts a DuckDB write of the pending groups after GATHER_MS (unless one is on its way). */
-  #gatherThenFlush(): void {
-    if (this.#gather || this.#flushing || this.#retry || this.#closed) return;
-    this.#gather = setTimeout(() => {
-      this.#gather = undefined;
-      void this.#startFlush().catch(() => undefined);
-    }, GATHER_MS);
-  }
-
-  /** A journaled group: noted in memory at once, queued for its DuckDB write. */
-  #enqueue(accepted: Accepted[], newSeries: NewSeries[], end: JournalPosition | null): Pending {
-    return this.#pending.push(accepted, newSeries, this.#index.remember(accepted), end);
-  }
-
-  /**
-   * Writes pending groups (up to MAX_GROUP_ROWS rows) to DuckDB in one transaction; starts the
-   * next write when more wait. Returns the running write when one runs.
-   */
-  #startFlush(): Promise<void> {
-    if (this.#flushing) return this.#flushing;
-    // Only synced groups, in journal order: the position written with them must be on disk.
-    if (!this.#pending.firstSynced || this.#holdWrites) return Promise.resolve();
-    clearTimeout(this.#gather);
-    this.#gather = undefined;
-    const take = this.#pending.take();
-    const run = async () => {
-      const accepted = take.flatMap((g) => g.accepted);
-      const end = take.at(-1)!.end!;
-      try {
-        await this.#withWriter(async () => {
-          // A replay finds these rows' PQ values and records from the position before them on.
-          const heldFrom = this.#written ?? { segment: 0, offset: 0 };
-          const pq = accepted.some((a) => a.pq.rows.length || a.rows.some((row) => row.pq));
-          const foldFrom = this.#folds.heldFrom(pq ? heldFrom : end);
-          await writeGroup(
-            this.#connection,
-            accepted,
-            take.flatMap((g) => g.newSeries),
-            end,
-            foldFrom,
-          );
-          for (const a of accepted) {
-            this.#folds.add(a.ids, a.rows, heldFrom);
-            this.#folds.addDevices(a.pq.ids, a.pq.rows, heldFrom);
-          }
-          this.#written = end;
-        });
-      } catch (error) {
-        this.#pending.restore(take);
-        if (isFatal(error)) this.#invalidated = true;
-        this.#scheduleRetry();
-        throw error;
-      }
-      this.#pending.written(take);
-      this.#notify(accepted, firstMarks(take));
-      this.#release();
-    };
-    const flushing = (async () => {
-      try {
-        await run();
-      } finally {
-        // In the same turn as the write's end: a caller after it starts the next write.
-        this.#flushing = null;
-        if (this.#pending.length) this.#gatherThenFlush();
-      }
-    })();
-    this.#flushing = flushing;
-    return flushing;
-  }
-
-  #scheduleRetry(): void {
-    if (this.#closed || this.#retry) return;
-    this.#retry = setTimeout(() => {
-      this.#retry = undefined;
-      // A reopen must not run under a group being prepared: the drain loop does it then.
-      const ready = this.#draining ? Promise.resolve() : this.#recoverIfInvalidated();
-      void ready.then(() => this.flush()).catch(() => undefined);
-    }, RETRY_MS);
   }
 
   /** Series ids for a group's records, and what is new in them (store_write.ts). */
