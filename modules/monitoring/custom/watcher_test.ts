@@ -13,11 +13,11 @@ import {
   VALUE_INTERVAL_MS,
 } from "../../../core/mod.ts";
 import { createLogger, EventBus } from "../../../kernel/mod.ts";
-import type { MonitoredNode, NodeLookup } from "./nodes.ts";
+import type { MonitoredNode } from "./nodes.ts";
 import type { RequestService } from "./requests.ts";
 import type { TriggerRow } from "./schema.ts";
 import type { TriggerService } from "./triggers.ts";
-import { FRESH_MS, TriggerWatcher } from "./watcher.ts";
+import { FRESH_MS, TriggerWatcher, type WatcherDeps } from "./watcher.ts";
 import type { CustomTriggerFired } from "../events.ts";
 
 const T0 = Date.parse("2026-11-22T10:00:00Z");
@@ -167,36 +167,41 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   },
 );
 
+/** A started watcher on `store` whose every fire starts a request; `fired`: its events. */
+async function startWatcher(store: Store, read: WatcherDeps["read"], now: () => number) {
+  const bus = new EventBus(createLogger("error"));
+  const fired: CustomTriggerFired[] = [];
+  bus.subscribe("monitoring.customTriggerFired", (e) => void fired.push(e));
+  const watcher = new TriggerWatcher({
+    requests: {
+      fireAll: (fires: unknown[]) =>
+        Promise.resolve(fires.map(() => ({ status: "STARTED", code: null, request: null }))),
+    } as unknown as RequestService,
+    triggers: {
+      enabledTriggers: () => Promise.resolve(TRIGGERS),
+      onChanged: () => {},
+    } as unknown as TriggerService,
+    nodes: {
+      nodesOf: () => Promise.resolve(NODES),
+      find: (id) => Promise.resolve(NODES.find((n) => n.id === id) ?? null),
+    },
+    store,
+    read,
+    bus,
+    logger: createLogger("error"),
+    now,
+  });
+  await watcher.start();
+  return { watcher, fired };
+}
+
 Deno.test("TriggerWatcher fires exactly the steps the window-reading evaluation fires", async () => {
   let steps = 0;
   await fc.assert(
     fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 60 }), async (ops) => {
       const store = memoryStore();
-      const bus = new EventBus(createLogger("error"));
-      const fired: CustomTriggerFired[] = [];
-      bus.subscribe("monitoring.customTriggerFired", (e) => void fired.push(e));
       const clock = { now: T0 };
-      const lookup: NodeLookup = {
-        nodesOf: () => Promise.resolve(NODES),
-        find: (id) => Promise.resolve(NODES.find((n) => n.id === id) ?? null),
-      };
-      const watcher = new TriggerWatcher({
-        requests: {
-          fireAll: (fires: unknown[]) =>
-            Promise.resolve(fires.map(() => ({ status: "STARTED", code: null, request: null }))),
-        } as unknown as RequestService,
-        triggers: {
-          enabledTriggers: () => Promise.resolve(TRIGGERS),
-          onChanged: () => {},
-        } as unknown as TriggerService,
-        nodes: lookup,
-        store,
-        read: (ids, from, to) => store.read(ids, from, to),
-        bus,
-        logger: createLogger("error"),
-        now: () => clock.now,
-      });
-      await watcher.start();
+      const { watcher, fired } = await startWatcher(store, store.read, () => clock.now);
       const reference = referenceWatcher(store);
       for (const o of ops) {
         if (o.kind === "values") {
@@ -245,29 +250,10 @@ Deno.test("TriggerWatcher compares a live tick in memory and reads only after a 
   const store = memoryStore();
   const reads: number[] = [];
   const clock = { now: T0 };
-  const bus = new EventBus(createLogger("error"));
-  const fired: CustomTriggerFired[] = [];
-  bus.subscribe("monitoring.customTriggerFired", (e) => void fired.push(e));
-  const watcher = new TriggerWatcher({
-    requests: {
-      fireAll: (fires: unknown[]) =>
-        Promise.resolve(fires.map(() => ({ status: "STARTED", code: null, request: null }))),
-    } as unknown as RequestService,
-    triggers: {
-      enabledTriggers: () => Promise.resolve(TRIGGERS),
-      onChanged: () => {},
-    } as unknown as TriggerService,
-    nodes: { nodesOf: () => Promise.resolve(NODES), find: () => Promise.resolve(null) },
-    store,
-    read: (ids, from, to) => {
-      reads.push(ids.length);
-      return store.read(ids, from, to);
-    },
-    bus,
-    logger: createLogger("error"),
-    now: () => clock.now,
-  });
-  await watcher.start();
+  const { watcher, fired } = await startWatcher(store, (ids, from, to) => {
+    reads.push(ids.length);
+    return store.read(ids, from, to);
+  }, () => clock.now);
   const tick = (i: (k: number) => number) => {
     NODES.forEach((_, k) =>
       [1, 2].forEach((slot) =>
@@ -295,27 +281,11 @@ Deno.test("TriggerWatcher evaluates again the values its read did not find in th
   // The store's latest values move when a group is journaled; its DuckDB write comes later.
   const store = memoryStore();
   let written = -Infinity;
-  const clock = { now: T0 };
-  const bus = new EventBus(createLogger("error"));
-  const fired: CustomTriggerFired[] = [];
-  bus.subscribe("monitoring.customTriggerFired", (e) => void fired.push(e));
-  const watcher = new TriggerWatcher({
-    requests: {
-      fireAll: (fires: unknown[]) =>
-        Promise.resolve(fires.map(() => ({ status: "STARTED", code: null, request: null }))),
-    } as unknown as RequestService,
-    triggers: {
-      enabledTriggers: () => Promise.resolve(TRIGGERS),
-      onChanged: () => {},
-    } as unknown as TriggerService,
-    nodes: { nodesOf: () => Promise.resolve(NODES), find: () => Promise.resolve(null) },
+  const { watcher, fired } = await startWatcher(
     store,
-    read: (ids, from, to) => store.read(ids, from, Math.min(to, written + 1)),
-    bus,
-    logger: createLogger("error"),
-    now: () => clock.now + 60_000,
-  });
-  await watcher.start();
+    (ids, from, to) => store.read(ids, from, Math.min(to, written + 1)),
+    () => T0 + 60_000,
+  );
   // 40 A, 50 A (exactly the delta), 61 A on one phase of node 0, all three journaled...
   [40, 50, 61].forEach((i, k) => store.append("cell0", 1, 0, T0 + k * VALUE_INTERVAL_MS, i));
   // ...and only the first written when the watcher is told of that write.
